@@ -1,0 +1,32 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Stowage",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Stowage", targets: ["Stowage"]),
+        .library(name: "StowageInMemory", targets: ["StowageInMemory"]),
+        .library(name: "StowageTesting", targets: ["StowageTesting"]),
+        .executable(name: "stowage-example", targets: ["StowageExample"]),
+    ],
+    targets: [
+        .target(name: "Stowage"),
+        .target(name: "StowageInMemory", dependencies: ["Stowage"]),
+        .target(name: "StowageTesting", dependencies: ["Stowage"]),
+        .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory"]),
+        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
+        .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}

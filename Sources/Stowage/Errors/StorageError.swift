@@ -1,0 +1,77 @@
+/// The one error type Stowage throws and reports.
+///
+/// Every message is a full sentence that names the key (when there is one) and
+/// what was expected. Messages describe the kind of a bad value ("found a
+/// string") and never quote it, so a secret can not leak through an error.
+///
+/// ```swift
+/// do {
+///     let port: Int? = try store.value(forKey: "server.port")
+/// } catch let error as StorageError where error.code == .typeMismatch {
+///     print(error.message)
+/// }
+/// ```
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as an open set of values so new codes do not break users.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+
+        public init(_ name: String) { self.name = name }
+
+        public var description: String { name }
+
+        /// A stored value has another shape than the type asked for.
+        public static let typeMismatch = Code("typeMismatch")
+        /// A stored number does not fit the type asked for.
+        public static let valueOutOfRange = Code("valueOutOfRange")
+        /// A stored value has the right shape but invalid contents (a bad date string, say).
+        public static let invalidValue = Code("invalidValue")
+        /// A value could not be turned into a `StoredValue`.
+        public static let encodingFailed = Code("encodingFailed")
+        /// The store itself failed to read or write.
+        public static let storeFailure = Code("storeFailure")
+        /// The store does not accept writes.
+        public static let readOnly = Code("readOnly")
+    }
+
+    public var code: Code
+    /// The key being read or written, when the failure concerns one key.
+    public var key: String?
+    /// What went wrong, as a sentence without the key; `message` adds the key.
+    public var reason: String
+    /// The error that caused this one, if any.
+    public var underlyingError: (any Error)?
+
+    public init(code: Code, key: String? = nil, reason: String, underlyingError: (any Error)? = nil) {
+        self.code = code
+        self.key = key
+        self.reason = reason
+        self.underlyingError = underlyingError
+    }
+
+    /// The full sentence: the key, then the reason.
+    public var message: String {
+        guard let key else { return reason }
+        return "Key \"\(key)\": \(reason)"
+    }
+
+    public var description: String {
+        var text = "StorageError(\(code)): \(message)"
+        if let underlyingError { text += " (underlying error: \(underlyingError))" }
+        return text
+    }
+
+    /// The same error attributed to `key`, unless it already names one.
+    public func attributed(toKey key: String) -> StorageError {
+        guard self.key == nil else { return self }
+        var copy = self
+        copy.key = key
+        return copy
+    }
+
+    /// Wraps any error as a `StorageError` about `key`, keeping a `StorageError` as it is.
+    public static func wrapping(_ error: any Error, key: String, code: Code, reason: String) -> StorageError {
+        if let storageError = error as? StorageError { return storageError.attributed(toKey: key) }
+        return StorageError(code: code, key: key, reason: reason, underlyingError: error)
+    }
+}

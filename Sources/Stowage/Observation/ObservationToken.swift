@@ -1,0 +1,28 @@
+import Synchronization
+
+/// Keeps an observation alive; cancelling it, or letting it go, stops it.
+///
+/// ```swift
+/// let token = reference.observe { value in print(value ?? 0) }
+/// token.cancel()
+/// ```
+public final class ObservationToken: Sendable {
+    private let cancellation: Mutex<(@Sendable () -> Void)?>
+
+    init(_ cancellation: @escaping @Sendable () -> Void) {
+        self.cancellation = Mutex(cancellation)
+    }
+
+    /// Stops the observation; calling it again does nothing.
+    public func cancel() {
+        let cancellation = self.cancellation.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+        cancellation?()
+    }
+
+    deinit {
+        cancel()
+    }
+}

@@ -1,0 +1,15 @@
+/// A change to a store, as the store-wide ``UnderlyingStorage/keyChanges`` stream reports it.
+public enum StoreChange: Sendable, Hashable {
+    /// The value of one key changed (or may have: a write of an equal value counts).
+    case key(String)
+    /// Any key may have changed, for example after a reload.
+    case allKeys
+
+    /// Whether this change may concern `key`.
+    public func affects(_ key: String) -> Bool {
+        switch self {
+        case .key(let changed): changed == key
+        case .allKeys: true
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Synchronization
+
+/// Feeds the store-wide change streams, for all stores of the process.
+///
+/// Each listening store is kept alive while it has listeners, so its object
+/// identifier can not be reused by another store while the entry exists.
+final class StoreChangeBroadcaster: Sendable {
+    static let shared = StoreChangeBroadcaster()
+
+    private struct Listeners {
+        let store: AnyObject
+        var continuations: [UInt64: AsyncStream<StoreChange>.Continuation] = [:]
+    }
+
+    private struct State {
+        var listeners: [ObjectIdentifier: Listeners] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    func stream(for store: some AnyObject & Sendable) -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
+        let storeID = ObjectIdentifier(store)
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID &+= 1
+            state.listeners[storeID, default: Listeners(store: store)].continuations[id] = continuation
+            return id
+        }
+        continuation.onTermination = { [self] _ in
+            let removed = state.withLock { state -> Listeners? in
+                state.listeners[storeID]?.continuations[id] = nil
+                guard state.listeners[storeID]?.continuations.isEmpty == true else { return nil }
+                return state.listeners.removeValue(forKey: storeID)
+            }
+            _ = removed  // released after unlocking: it may hold the store's last reference
+        }
+        return stream
+    }
+
+    func broadcast(_ change: StoreChange, from store: some AnyObject) {
+        let storeID = ObjectIdentifier(store)
+        let continuations = state.withLock { state in
+            state.listeners[storeID].map { Array($0.continuations.values) } ?? []
+        }
+        for continuation in continuations { continuation.yield(change) }
+    }
+}

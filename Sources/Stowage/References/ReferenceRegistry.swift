@@ -1,0 +1,111 @@
+import Synchronization
+
+/// Receives the news that a key changed; implemented by ``StorageReference``.
+package protocol ChangeReceiving: AnyObject, Sendable {
+    func storageDidChange()
+}
+
+/// The process-wide table of live references: at most one per (store instance,
+/// key, reference type), held weakly so that a reference lives exactly as long
+/// as someone uses it.
+///
+/// Entries of dead references are swept lazily on insertion, never from a
+/// reference's `deinit`, so no `deinit` ever runs while the table is locked.
+final class ReferenceRegistry: Sendable {
+    static let shared = ReferenceRegistry()
+
+    private struct Slot: Hashable {
+        let store: ObjectIdentifier
+        let key: String
+    }
+
+    private struct Entry {
+        let referenceType: ObjectIdentifier
+        weak var reference: (any ChangeReceiving)?
+    }
+
+    private struct State {
+        var slots: [Slot: [Entry]] = [:]
+        var insertionsUntilSweep = 1024
+    }
+
+    private let state = Mutex(State())
+
+    /// The live reference of type `Reference` for `key` in `store`, if there is one.
+    func existingReference<Reference: ChangeReceiving>(
+        _ type: Reference.Type, store: some AnyObject, key: String
+    ) -> Reference? {
+        let slot = Slot(store: ObjectIdentifier(store), key: key)
+        let referenceType = ObjectIdentifier(type)
+        return state.withLock { state -> Reference? in
+            guard let entries = state.slots[slot] else { return nil }
+            for entry in entries where entry.referenceType == referenceType {
+                // The identifier check above makes this downcast exact.
+                if let live = entry.reference { return unsafeDowncast(live, to: Reference.self) }
+            }
+            return nil
+        }
+    }
+
+    /// The live reference for `key` in `store`, made by `make` if there is none.
+    func reference<Reference: ChangeReceiving>(
+        _ type: Reference.Type, store: some AnyObject, key: String, make: () -> Reference
+    ) -> Reference {
+        let slot = Slot(store: ObjectIdentifier(store), key: key)
+        let referenceType = ObjectIdentifier(type)
+        // Strong copies of references read while locked are released only after
+        // unlocking, so that no `deinit` runs inside the lock.
+        var released: [any ChangeReceiving] = []
+        let result = state.withLock { state -> Reference in
+            var entries = state.slots[slot] ?? []
+            for entry in entries where entry.referenceType == referenceType {
+                if let live = entry.reference { return unsafeDowncast(live, to: Reference.self) }
+            }
+            let made = make()
+            entries.removeAll { entry in
+                guard let live = entry.reference else { return true }
+                released.append(live)
+                return false
+            }
+            entries.append(Entry(referenceType: referenceType, reference: made))
+            state.slots[slot] = entries
+            state.insertionsUntilSweep -= 1
+            if state.insertionsUntilSweep <= 0 { Self.sweep(&state, keepingAlive: &released) }
+            return made
+        }
+        released.removeAll()
+        return result
+    }
+
+    /// Every live reference to `key` in `store`, of any value type.
+    func references(store: some AnyObject, key: String) -> [any ChangeReceiving] {
+        let slot = Slot(store: ObjectIdentifier(store), key: key)
+        return state.withLock { state in
+            state.slots[slot]?.compactMap(\.reference) ?? []
+        }
+    }
+
+    /// Every live reference into `store`, for a change whose keys are unknown.
+    func references(store: some AnyObject) -> [any ChangeReceiving] {
+        let storeID = ObjectIdentifier(store)
+        return state.withLock { state in
+            state.slots.lazy.filter { $0.key.store == storeID }.flatMap { $0.value.compactMap(\.reference) }
+        }
+    }
+
+    /// Drops dead entries; the next sweep is due after as many insertions as
+    /// there are live entries, so sweeping costs O(1) per insertion.
+    private static func sweep(_ state: inout State, keepingAlive released: inout [any ChangeReceiving]) {
+        var liveCount = 0
+        state.slots = state.slots.compactMapValues { entries in
+            let live = entries.filter { entry in
+                guard let reference = entry.reference else { return false }
+                released.append(reference)
+                return true
+            }
+            liveCount += live.count
+            return live.isEmpty ? nil : live
+        }
+        state.insertionsUntilSweep = max(1024, liveCount)
+    }
+}

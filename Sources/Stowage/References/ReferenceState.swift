@@ -1,0 +1,27 @@
+/// The mutable part of a ``StorageReference``, kept behind its mutex.
+struct ReferenceState<Value: Storable>: ~Copyable {
+    /// `nil` while the cache is invalid.
+    var cached: ReadResult<Value>?
+    /// Bumped by every change, so a read that raced a change never fills the cache with a stale value.
+    var generation: UInt64 = 0
+    var lastError: StorageError?
+    var observers: [UInt64: ReferenceObserver<Value>] = [:]
+    var nextObserverID: UInt64 = 0
+    /// One thread at a time delivers to observers, in order; others leave word that another round is due.
+    var isDelivering = false
+    var isDeliveryDue = false
+}
+
+/// One subscriber of a reference: a stream or a closure.
+struct ReferenceObserver<Value: Storable>: Sendable {
+    enum Delivered: Equatable {
+        case nothing
+        case absent
+        case value(StoredValue)
+        case failure(String)
+    }
+
+    let deliver: @Sendable (ReadResult<Value>) -> Void
+    /// What this observer last saw, so it hears of actual changes only.
+    var lastDelivered: Delivered
+}

@@ -1,0 +1,67 @@
+import Observation
+import Synchronization
+
+extension StorageReference {
+    /// Reads the value, surfacing any error instead of reporting it.
+    /// - Returns: the value, or `nil` when the key is absent.
+    /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
+    public func value() throws -> Value? {
+        registrar.access(self, keyPath: \.content)
+        switch read() {
+        case .absent: return nil
+        case .present(let value): return value
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Whether the store holds a value for the key (readable as `Value` or not).
+    public var hasStoredValue: Bool {
+        registrar.access(self, keyPath: \.content)
+        if case .absent = read() { return false }
+        return true
+    }
+
+    /// The cached result, or a fresh read that fills the cache unless a change raced it.
+    package func read() -> ReadResult<Value> {
+        let (cached, generation) = state.withLock { ($0.cached, $0.generation) }
+        if let cached { return cached }
+        let result = readFromStorage()
+        state.withLock { state in
+            if state.generation == generation { state.cached = result }
+            if case .failed(let error) = result { state.lastError = error } else { state.lastError = nil }
+        }
+        // Reported once per failing value: the failure is cached until the key changes.
+        if case .failed(let error) = result { error.report() }
+        return result
+    }
+
+    /// Reads and decodes without touching the cache.
+    func readFromStorage() -> ReadResult<Value> {
+        do {
+            guard let stored = try storage.storedValue(forKey: key) else { return .absent }
+            return .present(try decode(stored))
+        } catch {
+            return .failed(storageError(from: error, reading: true))
+        }
+    }
+
+    func decode(_ stored: StoredValue) throws -> Value {
+        do {
+            return try Value(storedValue: stored)
+        } catch {
+            throw StorageError.wrapping(error, key: key, code: .invalidValue, reason: "the stored value could not be read as \(Value.self).")
+        }
+    }
+
+    /// Any error as a `StorageError` naming this key.
+    func storageError(from error: any Error, reading: Bool) -> StorageError {
+        let verb = reading ? "read" : "written"
+        return StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be \(verb) by the store.")
+    }
+
+    func reportFailure(_ error: any Error) {
+        let storageError = storageError(from: error, reading: false)
+        state.withLock { $0.lastError = storageError }
+        storageError.report()
+    }
+}

@@ -1,0 +1,121 @@
+import Observation
+import Synchronization
+
+extension StorageReference {
+    /// Writes `newValue`; writing `nil` (for an optional `Value`) removes the key.
+    /// - Throws: ``StorageError`` when the value can not be encoded or the store fails.
+    public func set(_ newValue: Value?) throws {
+        let stored = try encodeForWriting(newValue)
+        let ticket = state.withLock { state in
+            state.generation &+= 1
+            return state.generation
+        }
+        do {
+            try storage.writeRaw(stored, forKey: key)
+        } catch {
+            let failure = storageError(from: error, reading: false)
+            state.withLock { $0.lastError = failure }
+            didWrite(nil, ticket: ticket)
+            throw failure
+        }
+        didWrite(stored == nil ? .absent : newValue.map { .present($0) } ?? .absent, ticket: ticket)
+    }
+
+    /// Removes the key from the store.
+    public func remove() throws {
+        try set(nil)
+    }
+
+    /// Atomically reads, transforms and writes the value.
+    ///
+    /// `body` runs outside every lock and may run more than once when another
+    /// writer changes the key at the same moment; it sees the latest value each
+    /// time. Setting the value to `nil` removes the key; leaving it unchanged
+    /// writes nothing.
+    /// - Returns: what `body` returns on the run whose result was written.
+    /// - Throws: what `body` throws, or ``StorageError`` when the current value
+    ///   can not be read as `Value` (nothing is written then) or the store fails.
+    @discardableResult
+    public func modify<Result>(_ body: (inout Value?) throws -> Result) throws -> Result {
+        try modify(replacingUnreadable: false, body)
+    }
+
+    /// `modify`, optionally treating a value that can not be decoded as absent
+    /// (reported), for wrappers whose reads already fall back to a default.
+    func modify<Result>(replacingUnreadable: Bool, _ body: (inout Value?) throws -> Result) throws -> Result {
+        while true {
+            let current: StoredValue?
+            do { current = try storage.storedValue(forKey: key) } catch { throw storageError(from: error, reading: true) }
+            var value: Value?
+            do {
+                value = try current.map { try decode($0) }
+            } catch let error as StorageError where replacingUnreadable {
+                error.report()
+                value = nil
+            }
+            let result = try body(&value)
+            let replacement = try encodeForWriting(value)
+            if replacement == current { return result }
+            let ticket = state.withLock { state in
+                state.generation &+= 1
+                return state.generation
+            }
+            let replaced: Bool
+            do {
+                replaced = try storage.replaceStoredValue(forKey: key, expecting: current, with: replacement)
+            } catch {
+                didWrite(nil, ticket: ticket)
+                throw storageError(from: error, reading: false)
+            }
+            if replaced {
+                didWrite(value.map { .present($0) } ?? .absent, ticket: ticket)
+                return result
+            }
+            // Another writer got in first and nothing was written: try again from its value.
+        }
+    }
+
+    /// ``modify(_:)`` starting from `defaultValue` when the key is absent.
+    @discardableResult
+    public func modify<Result>(default defaultValue: @autoclosure () -> Value, _ body: (inout Value) throws -> Result) throws -> Result {
+        try modify { (value: inout Value?) in
+            var unwrapped = value ?? defaultValue()
+            let result = try body(&unwrapped)
+            value = unwrapped
+            return result
+        }
+    }
+
+    /// The stored form to write; `nil` means remove, as for an optional holding `nil`.
+    func encodeForWriting(_ value: Value?) throws -> StoredValue? {
+        guard let value else { return nil }
+        if let optional = value as? any OptionalStorable, optional.isNone { return nil }
+        do {
+            return try value.storedValue()
+        } catch {
+            throw StorageError.wrapping(error, key: key, code: .encodingFailed, reason: "the value could not be encoded for storing.")
+        }
+    }
+
+    /// After a write: tells every other reference to the key, then keeps the
+    /// written value in this one's cache unless another change came in between
+    /// (`written` is `nil` when the outcome is unknown).
+    func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
+        for other in ReferenceRegistry.shared.references(store: storage, key: key) where other !== self {
+            other.storageDidChange()
+        }
+        StoreChangeBroadcaster.shared.broadcast(.key(key), from: storage)
+        registrar.withMutation(of: self, keyPath: \.content) {
+            state.withLock { state in
+                if let written, state.generation == ticket {
+                    state.cached = written
+                    state.lastError = nil
+                } else {
+                    state.cached = nil
+                }
+                state.generation &+= 1
+            }
+        }
+        deliverToObservers()
+    }
+}

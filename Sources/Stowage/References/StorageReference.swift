@@ -1,0 +1,66 @@
+public import Observation
+import Synchronization
+
+/// The one live handle on a key of a store, for one value type.
+///
+/// There is exactly one instance per (store instance, key, value type) while
+/// anyone holds it: ask for it again and you get the same object. It caches the
+/// decoded value, so reading an unchanged key does no store access and no
+/// decoding, and it stays correct when the key changes through another
+/// reference, through the store directly, or behind Stowage's back (a change
+/// the store announces).
+///
+/// ```swift
+/// let launches = store.reference(forKey: "launchCount", as: Int.self)
+/// launches.content = 3
+/// try launches.modify(default: 0) { $0 += 1 }
+/// for await count in launches.changes { print(count ?? 0) }
+/// ```
+///
+/// It is `Observable`: reading ``content`` inside `withObservationTracking` (or
+/// a SwiftUI view body) tracks the key, whatever later changes it.
+@dynamicMemberLookup
+public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>: Observable, Sendable {
+    /// The store this reference reads and writes.
+    public let storage: Storage
+    /// The key in ``storage``.
+    public let key: String
+
+    let state = Mutex(ReferenceState<Value>())
+    let registrar = ObservationRegistrar()
+
+    /// Made only by the registry, which guarantees one instance per key and type.
+    init(storage: Storage, key: String) {
+        self.storage = storage
+        self.key = key
+    }
+
+    /// The value, or `nil` when the key is absent or its value can not be read
+    /// as `Value` (the error goes to ``lastError`` and `StorageError.reportingHandler`).
+    /// Setting `nil` removes the key; a failed write is reported the same way.
+    public var content: Value? {
+        get {
+            registrar.access(self, keyPath: \.content)
+            return read().value
+        }
+        set {
+            do { try set(newValue) } catch { reportFailure(error) }
+        }
+    }
+
+    /// The last error met reading or writing this key, until a later read or write succeeds.
+    public var lastError: StorageError? {
+        state.withLock { $0.lastError }
+    }
+
+    /// Reads through the value: `settings.$profile.name`.
+    public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member? {
+        content?[keyPath: keyPath]
+    }
+}
+
+extension StorageReference: CustomStringConvertible {
+    public var description: String {
+        "StorageReference<\(Storage.self), \(Value.self)>(key: \"\(key)\")"
+    }
+}

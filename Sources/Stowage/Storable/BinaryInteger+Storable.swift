@@ -1,0 +1,103 @@
+/// Shared decoding for every integer width: exact conversions only, so an
+/// out-of-range value is an error instead of a trap or a silent wrap.
+extension BinaryInteger where Self: Storable {
+    package init(exactlyFrom storedValue: StoredValue) throws {
+        let converted: Self?
+        switch storedValue {
+        case .signedInteger(let value): converted = Self(exactly: value)
+        case .unsignedInteger(let value): converted = Self(exactly: value)
+        case .double(let value) where value.isFinite && value.rounded(.towardZero) == value:
+            converted = Self(exactly: value)
+        case .double:
+            throw StorageError.typeMismatch(expected: Self.self, found: storedValue, detail: "not a whole number")
+        default:
+            throw StorageError.typeMismatch(expected: Self.self, found: storedValue)
+        }
+        guard let converted else {
+            throw StorageError(
+                code: .valueOutOfRange,
+                reason: "expected \(Self.self) (\(Self.rangeDescription)), found a number outside that range."
+            )
+        }
+        self = converted
+    }
+
+    package func exactStoredValue() throws -> StoredValue {
+        guard let value = StoredValue.integer(self) else {
+            throw StorageError(code: .encodingFailed, reason: "\(Self.self) value does not fit in 64 bits, the widest integer a store keeps.")
+        }
+        return value
+    }
+
+    private static var rangeDescription: String {
+        if let fixedWidth = Self.self as? any FixedWidthInteger.Type {
+            return "\(fixedWidth.minDescription)...\(fixedWidth.maxDescription)"
+        }
+        return "its range"
+    }
+}
+
+extension FixedWidthInteger {
+    fileprivate static var minDescription: String { String(describing: Self.min) }
+    fileprivate static var maxDescription: String { String(describing: Self.max) }
+}
+
+extension Int: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension Int8: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension Int16: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension Int32: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension Int64: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension Int128: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension UInt: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension UInt8: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension UInt16: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension UInt32: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension UInt64: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}
+
+extension UInt128: Storable {
+    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
+    public func storedValue() throws -> StoredValue { try exactStoredValue() }
+}

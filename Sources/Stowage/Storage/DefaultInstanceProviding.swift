@@ -1,0 +1,14 @@
+/// A store with one natural, process-wide instance (EFStorage's `makeDefault`).
+///
+/// Conforming enables the wrapper initialisers without `in:` and the
+/// type-level `Store.values` and `Store.references`.
+///
+/// ```swift
+/// extension InMemoryStore: DefaultInstanceProviding {
+///     public static let `default` = InMemoryStore()
+/// }
+/// ```
+public protocol DefaultInstanceProviding: UnderlyingStorage {
+    /// The instance used when no store is named.
+    static var `default`: Self { get }
+}

@@ -1,0 +1,24 @@
+extension UnderlyingStorage {
+    /// Tells references and observers that `key` changed behind Stowage's
+    /// back: another process wrote it, a file was reloaded, a bulk operation
+    /// replaced it. Writes made through Stowage need no announcement.
+    public func announceChange(forKey key: String) {
+        for reference in ReferenceRegistry.shared.references(store: self, key: key) {
+            reference.storageDidChange()
+        }
+        StoreChangeBroadcaster.shared.broadcast(.key(key), from: self)
+    }
+
+    /// Announces several changed keys at once; see ``announceChange(forKey:)``.
+    public func announceChanges<Keys: Sequence<String>>(forKeys keys: Keys) {
+        for key in keys { announceChange(forKey: key) }
+    }
+
+    /// Announces that any key may have changed, when the store can not tell which.
+    public func announceChangeOfAllKeys() {
+        for reference in ReferenceRegistry.shared.references(store: self) {
+            reference.storageDidChange()
+        }
+        StoreChangeBroadcaster.shared.broadcast(.allKeys, from: self)
+    }
+}

@@ -1,0 +1,72 @@
+/// The protocol a store conforms to.
+///
+/// A store keeps `StoredValue`s by key. It implements three methods; Stowage
+/// builds everything else on them: cached ``StorageReference``s, the ``Stored``
+/// property wrapper, `store.values.someKey`, typed keys and observation.
+///
+/// ```swift
+/// final class DictionaryStore: UnderlyingStorage {
+///     private let entries = Mutex<[String: StoredValue]>([:])
+///     func storedValue(forKey key: String) -> StoredValue? { entries.withLock { $0[key] } }
+///     func setStoredValue(_ value: StoredValue, forKey key: String) { entries.withLock { $0[key] = value } }
+///     func removeStoredValue(forKey key: String) { entries.withLock { $0[key] = nil } }
+/// }
+/// ```
+///
+/// Writes made through Stowage are announced to references and observers by
+/// Stowage itself. A store announces only the changes that happen behind
+/// Stowage's back (another process, a reload, a bulk operation) with
+/// ``announceChanges(forKeys:)``.
+///
+/// Read and write through the public API (`value(forKey:)`, `set(_:forKey:)`,
+/// references and wrappers), not through these requirements: the public API
+/// keeps caches coherent and notifies observers.
+public protocol UnderlyingStorage: AnyObject, Sendable {
+    /// The value kept for `key`, or `nil` when the key is absent.
+    /// - Throws: when the store can not be read; Stowage reports it as a ``StorageError``.
+    func storedValue(forKey key: String) throws -> StoredValue?
+
+    /// Keeps `value` for `key`, replacing any previous value.
+    func setStoredValue(_ value: StoredValue, forKey key: String) throws
+
+    /// Removes `key`; removing an absent key is not an error.
+    func removeStoredValue(forKey key: String) throws
+
+    /// Replaces the value for `key` with `newValue` (`nil` removes it) only if
+    /// the current value equals `expected` (`nil` meaning absent), atomically.
+    ///
+    /// This is the primitive behind `modify`: Stowage runs the caller's
+    /// transform outside any lock and retries when another writer got in
+    /// first. The default serialises with every write made through Stowage in
+    /// this process; override it when the store can do better (one lock of its
+    /// own, or a lock shared with other processes).
+    /// - Returns: whether the value was replaced.
+    func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool
+}
+
+extension UnderlyingStorage {
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+        try KeyLockTable.shared.withLock(store: self, key: key) {
+            guard try storedValue(forKey: key) == expected else { return false }
+            try applyRaw(newValue, forKey: key)
+            return true
+        }
+    }
+
+    /// Sets or removes, as `value` says.
+    fileprivate func applyRaw(_ value: StoredValue?, forKey key: String) throws {
+        if let value {
+            try setStoredValue(value, forKey: key)
+        } else {
+            try removeStoredValue(forKey: key)
+        }
+    }
+
+    /// Every write Stowage makes goes through here, under the same per-key lock
+    /// the default `replaceStoredValue` takes, so `modify` never loses a write.
+    package func writeRaw(_ value: StoredValue?, forKey key: String) throws {
+        try KeyLockTable.shared.withLock(store: self, key: key) {
+            try applyRaw(value, forKey: key)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Synchronization
+
+/// A thread-safe store that keeps values in memory for the life of the process.
+///
+/// Use ``default`` for process-wide settings, and a fresh `InMemoryStore()` for
+/// tests and previews, so each starts empty and none leaks into another.
+///
+/// ```swift
+/// struct Settings: Sendable {
+///     @InMemoryStorage("launchCount") var launchCount = 0
+/// }
+/// let preview: InMemoryStore = ["launchCount": 41, "user.name": "Ada"]
+/// ```
+public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, Sendable {
+    /// The process-wide store.
+    public static let `default` = InMemoryStore()
+
+    private let entries: Mutex<[String: StoredValue]>
+
+    /// An empty store, or one holding `entries`.
+    public init(_ entries: [String: StoredValue] = [:]) {
+        self.entries = Mutex(entries)
+    }
+
+    public func storedValue(forKey key: String) -> StoredValue? {
+        entries.withLock { $0[key] }
+    }
+
+    public func setStoredValue(_ value: StoredValue, forKey key: String) {
+        entries.withLock { $0[key] = value }
+    }
+
+    public func removeStoredValue(forKey key: String) {
+        // The removed value is released after unlocking, like every other release here.
+        let removed = entries.withLock { $0.removeValue(forKey: key) }
+        _ = removed
+    }
+
+    func entriesCopy() -> [String: StoredValue] {
+        entries.withLock { $0 }
+    }
+
+    /// Swaps in new entries and hands back the old ones.
+    func exchangeEntries(_ replacement: [String: StoredValue]) -> [String: StoredValue] {
+        entries.withLock { entries in
+            defer { entries = replacement }
+            return entries
+        }
+    }
+
+    /// Atomic under the store's own lock, so `modify` never loses a write.
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) -> Bool {
+        entries.withLock { entries in
+            guard entries[key] == expected else { return false }
+            entries[key] = newValue
+            return true
+        }
+    }
+}
+
+extension InMemoryStore: ExpressibleByDictionaryLiteral {
+    /// A store holding the given entries: `let store: InMemoryStore = ["launchCount": 3]`.
+    public convenience init(dictionaryLiteral elements: (String, StoredValue)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+/// The property wrapper for ``InMemoryStore``: `@InMemoryStorage("launchCount") var launchCount = 0`.
+public typealias InMemoryStorage<Value: Storable> = Stored<InMemoryStore, Value>

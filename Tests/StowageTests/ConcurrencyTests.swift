@@ -1,0 +1,116 @@
+import Stowage
+import Synchronization
+import Testing
+
+struct ConcurrencyTests {
+    @Test func concurrentModifiesLoseNoIncrement() async {
+        let store = CountingStore()
+        @Stored("counter", in: store) var counter = 0
+        let projection = $counter
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<1_000 { projection.modify { $0 += 1 } }
+                }
+            }
+        }
+        #expect(counter == 8_000)
+    }
+
+    @Test func modifyNeverLosesARacingSet() async {
+        // Each writer sets its own marker bit with modify while others `set` unrelated
+        // values to another key that shares nothing; then a plain set races modify on one key.
+        let store = CountingStore()
+        let bits = store.reference(forKey: "bits", as: Int.self)
+        await withTaskGroup(of: Void.self) { group in
+            for bit in 0..<16 {
+                group.addTask { try? bits.modify(default: 0) { $0 |= 1 << bit } }
+            }
+        }
+        #expect(bits.content == 0xFFFF)
+    }
+
+    @Test func manyThreadsGetTheSameReference() async {
+        let store = CountingStore()
+        let identifiers = await withTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<64 {
+                group.addTask { ObjectIdentifier(store.reference(forKey: "shared", as: Int.self)) }
+            }
+            var identifiers: Set<ObjectIdentifier> = []
+            for await identifier in group { identifiers.insert(identifier) }
+            return identifiers
+        }
+        // References nobody keeps may be released and re-made between tasks, so hold one
+        // and check every concurrent lookup returns it.
+        let held = store.reference(forKey: "held", as: Int.self)
+        let sameAsHeld = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<64 {
+                group.addTask { store.reference(forKey: "held", as: Int.self) === held }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(!identifiers.isEmpty)
+        #expect(sameAsHeld)
+    }
+
+    @Test func readersOnlySeeValuesThatWereWritten() async {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "pair", as: [Int].self)
+        reference.content = [0, 0]
+        let tornReads = await withTaskGroup(of: Int.self) { group in
+            for writer in 1...2 {
+                group.addTask {
+                    for i in 0..<2_000 { reference.content = [writer * 100_000 + i, writer * 100_000 + i] }
+                    return 0
+                }
+            }
+            for _ in 0..<6 {
+                group.addTask {
+                    var torn = 0
+                    for _ in 0..<2_000 {
+                        let pair = reference.content ?? []
+                        if pair.count != 2 || pair[0] != pair[1] { torn += 1 }
+                    }
+                    return torn
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(tornReads == 0)
+    }
+
+    @Test func theCacheEndsCoherentAfterRacingWritersAndReaders() async {
+        let store = CountingStore()
+        let asInt = store.reference(forKey: "value", as: Int.self)
+        let asInt64 = store.reference(forKey: "value", as: Int64.self)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for i in 0..<500 {
+                        if writer.isMultiple(of: 2) { asInt.content = i } else { asInt64.content = Int64(i) }
+                        _ = asInt.content
+                        _ = asInt64.content
+                    }
+                }
+            }
+        }
+        let stored = store.storedValue(forKey: "value")
+        #expect(asInt.content.map { StoredValue.signedInteger(Int64($0)) } == stored)
+        #expect(asInt64.content.map { StoredValue.signedInteger($0) } == stored)
+    }
+
+    @Test func observersSeeTheFinalValueLastUnderConcurrentWrites() async {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "value", as: Int.self)
+        let last = Mutex<Int?>(nil)
+        let token = reference.observe { value in last.withLock { $0 = value } }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask { for i in 0..<500 { reference.content = writer * 1_000 + i } }
+            }
+        }
+        reference.content = -1
+        #expect(last.withLock { $0 } == -1)
+        token.cancel()
+    }
+}

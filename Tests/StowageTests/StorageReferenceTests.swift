@@ -1,0 +1,165 @@
+import Stowage
+import Testing
+
+struct StorageReferenceTests {
+    @Test func oneReferencePerStoreKeyAndValueType() {
+        let store = CountingStore()
+        let first = store.reference(forKey: "count", as: Int.self)
+        let again = store.reference(forKey: "count", as: Int.self)
+        let otherStore = CountingStore().reference(forKey: "count", as: Int.self)
+        let otherKey = store.reference(forKey: "other", as: Int.self)
+        let otherType = store.reference(forKey: "count", as: Int64.self)
+        #expect(first === again)
+        #expect(first !== otherStore)
+        #expect(first !== otherKey)
+        #expect(ObjectIdentifier(first) != ObjectIdentifier(otherType))
+    }
+
+    @Test func aReferenceNobodyHoldsIsReleased() {
+        let store = CountingStore()
+        weak var released: StorageReference<CountingStore, Int>?
+        do {
+            let reference = store.reference(forKey: "count", as: Int.self)
+            released = reference
+            #expect(released != nil)
+        }
+        #expect(released == nil)
+        // The registry hands out a working new reference afterwards.
+        store.reference(forKey: "count", as: Int.self).content = 4
+        #expect(store.reference(forKey: "count", as: Int.self).content == 4)
+    }
+
+    @Test func cachedReadsDoNoStoreAccess() {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "count", as: Int.self)
+        reference.content = 7
+        let readsAfterWrite = store.reads
+        for _ in 0..<1_000 { #expect(reference.content == 7) }
+        #expect(store.reads == readsAfterWrite)
+    }
+
+    @Test func anAbsentKeyIsCachedToo() {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "missing", as: String.self)
+        #expect(reference.content == nil)
+        let reads = store.reads
+        #expect(reference.content == nil)
+        #expect(store.reads == reads)
+    }
+
+    @Test func aWriteThroughAnotherValueTypeReachesTheCache() {
+        let store = CountingStore()
+        let asInt = store.reference(forKey: "count", as: Int.self)
+        let asInt64 = store.reference(forKey: "count", as: Int64.self)
+        asInt.content = 1
+        #expect(asInt64.content == 1)
+        asInt64.content = 2
+        #expect(asInt.content == 2)
+    }
+
+    @Test func aDirectStoreWriteAndRemovalReachTheCache() throws {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "name", as: String.self)
+        #expect(reference.content == nil)
+        try store.set("Ada", forKey: "name")
+        #expect(reference.content == "Ada")
+        try store.removeValue(forKey: "name")
+        #expect(reference.content == nil)
+    }
+
+    @Test func anAnnouncedExternalChangeReachesTheCache() {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "name", as: String.self)
+        reference.content = "before"
+        store.changeExternally("name", to: "after")
+        #expect(reference.content == "after")
+        store.changeExternally("name", to: nil)
+        #expect(reference.content == nil)
+    }
+
+    @Test func announcingAllKeysInvalidatesEveryReferenceOfTheStoreOnly() {
+        let store = CountingStore()
+        let other = CountingStore()
+        let first = store.reference(forKey: "a", as: Int.self)
+        let unrelated = other.reference(forKey: "a", as: Int.self)
+        first.content = 1
+        unrelated.content = 1
+        store.changeExternally("a", to: 2, announce: false)
+        other.changeExternally("a", to: 2, announce: false)
+        #expect(first.content == 1)
+        store.announceChangeOfAllKeys()
+        #expect(first.content == 2)
+        #expect(unrelated.content == 1)
+    }
+
+    @Test func settingNilRemovesTheKey() throws {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "nickname", as: String?.self)
+        reference.content = "Ada"
+        #expect(store.storedValue(forKey: "nickname") == "Ada")
+        reference.content = String??.some(nil)
+        #expect(store.storedValue(forKey: "nickname") == nil)
+        try reference.set("again")
+        try reference.remove()
+        #expect(store.storedValue(forKey: "nickname") == nil)
+    }
+
+    @Test func aValueOfTheWrongTypeIsReportedAndRemembered() throws {
+        ReportedErrors.install()
+        let store = CountingStore()
+        let key = uniqueKey()
+        try store.set("not a number", forKey: key)
+        let reference = store.reference(forKey: key, as: Int.self)
+        #expect(reference.content == nil)
+        let error = try #require(reference.lastError)
+        #expect(error.code == .typeMismatch)
+        #expect(error.key == key)
+        #expect(error.message.contains("expected Int"))
+        #expect(!error.message.contains("not a number"))
+        #expect(throws: StorageError.self) { try reference.value() }
+        #expect(ReportedErrors.forKey(key).count == 1, "reported once, not on every read")
+        reference.content = 3
+        #expect(reference.lastError == nil)
+    }
+
+    @Test func storeFailuresAreThrownWithTheKeyAndReportedFromSetters() {
+        ReportedErrors.install()
+        let key = uniqueKey()
+        let reference = FailingStore().reference(forKey: key, as: Int.self)
+        let readError = #expect(throws: StorageError.self) { try reference.value() }
+        #expect(readError?.code == .storeFailure)
+        #expect(readError?.underlyingError is FailingStore.Failure)
+        #expect(throws: StorageError.self) { try reference.set(1) }
+        reference.content = 2
+        #expect(reference.lastError?.key == key)
+        #expect(ReportedErrors.forKey(key).isEmpty == false)
+    }
+
+    @Test func modifyStartsFromTheDefaultAndWritesNothingWhenUnchanged() throws {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "count", as: Int.self)
+        try reference.modify(default: 10) { $0 += 1 }
+        #expect(reference.content == 11)
+        let writes = store.writes
+        let result = try reference.modify(default: 0) { value -> String in "unchanged \(value)" }
+        #expect(result == "unchanged 11")
+        #expect(store.writes == writes)
+    }
+
+    @Test func modifyRefusesToOverwriteAnUnreadableValue() throws {
+        let store = CountingStore()
+        try store.set("text", forKey: "count")
+        let reference = store.reference(forKey: "count", as: Int.self)
+        #expect(throws: StorageError.self) { try reference.modify(default: 0) { $0 += 1 } }
+        #expect(store.storedValue(forKey: "count") == "text")
+    }
+
+    @Test func dynamicMemberLookupReadsThroughTheValue() {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "profile", as: Profile.self)
+        #expect(reference.name == nil)
+        reference.content = Profile(name: "Ada")
+        #expect(reference.name == "Ada")
+        #expect(reference.address?.city == "Paris")
+    }
+}

@@ -1,0 +1,42 @@
+import Stowage
+import Testing
+
+struct StoredValueTests {
+    @Test func integerCasesCompareAsNumbers() {
+        #expect(StoredValue.signedInteger(5) == .unsignedInteger(5))
+        #expect(StoredValue.signedInteger(-1) != .unsignedInteger(UInt64.max))
+        #expect(StoredValue.signedInteger(5).hashValue == StoredValue.unsignedInteger(5).hashValue)
+        #expect(Set<StoredValue>([.signedInteger(7), .unsignedInteger(7)]).count == 1)
+    }
+
+    @Test func integerPicksTheSignedCaseWheneverItFits() {
+        #expect(StoredValue.integer(Int64.min) == .signedInteger(Int64.min))
+        #expect(StoredValue.integer(UInt64(Int64.max)).map { if case .signedInteger = $0 { true } else { false } } == true)
+        #expect(StoredValue.integer(UInt64.max).map { if case .unsignedInteger = $0 { true } else { false } } == true)
+        #expect(StoredValue.integer(Int128.max) == nil)
+    }
+
+    @Test func differentCasesAreNeverEqual() {
+        #expect(StoredValue.string("1") != .signedInteger(1))
+        #expect(StoredValue.double(1) != .signedInteger(1))
+        #expect(StoredValue.bool(true) != .signedInteger(1))
+        #expect(StoredValue.null != .array([]))
+    }
+
+    @Test func nanEqualsItselfSoAnUnchangedValueIsNotAChange() {
+        #expect(StoredValue.double(.nan) == .double(.nan))
+    }
+
+    @Test func literalsBuildNestedValues() {
+        let value: StoredValue = ["name": "Ada", "launches": 3, "ratio": 0.5, "beta": true, "tags": ["a"], "none": nil]
+        #expect(value == .dictionary([
+            "name": .string("Ada"), "launches": .signedInteger(3), "ratio": .double(0.5),
+            "beta": .bool(true), "tags": .array([.string("a")]), "none": .null,
+        ]))
+    }
+
+    @Test func kindDescriptionNamesTheShapeNotTheValue() {
+        #expect(StoredValue.string("hunter2").kindDescription == "a string")
+        #expect(!StoredValue.string("hunter2").kindDescription.contains("hunter2"))
+    }
+}

@@ -1,0 +1,42 @@
+import Stowage
+import Synchronization
+
+/// A store that counts calls, so tests can prove what did (not) reach the store.
+/// It uses the protocol's default compare-and-swap on purpose.
+final class CountingStore: UnderlyingStorage {
+    private let entries = Mutex<[String: StoredValue]>([:])
+    private let readCount = Atomic<Int>(0)
+    private let writeCount = Atomic<Int>(0)
+
+    var reads: Int { readCount.load(ordering: .relaxed) }
+    var writes: Int { writeCount.load(ordering: .relaxed) }
+
+    func storedValue(forKey key: String) -> StoredValue? {
+        readCount.add(1, ordering: .relaxed)
+        return entries.withLock { $0[key] }
+    }
+
+    func setStoredValue(_ value: StoredValue, forKey key: String) {
+        writeCount.add(1, ordering: .relaxed)
+        entries.withLock { $0[key] = value }
+    }
+
+    func removeStoredValue(forKey key: String) {
+        writeCount.add(1, ordering: .relaxed)
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Changes a value the way another process would: behind Stowage's back, then announced.
+    func changeExternally(_ key: String, to value: StoredValue?, announce: Bool = true) {
+        entries.withLock { $0[key] = value }
+        if announce { announceChange(forKey: key) }
+    }
+}
+
+/// A store whose every operation fails, for error paths.
+final class FailingStore: UnderlyingStorage {
+    struct Failure: Error {}
+    func storedValue(forKey key: String) throws -> StoredValue? { throw Failure() }
+    func setStoredValue(_ value: StoredValue, forKey key: String) throws { throw Failure() }
+    func removeStoredValue(forKey key: String) throws { throw Failure() }
+}
