@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A thread-safe store that keeps values in memory for the life of the process.
 ///
@@ -15,11 +14,11 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
     /// The process-wide store.
     public static let `default` = InMemoryStore()
 
-    private let entries: Mutex<[String: StoredValue]>
+    private let entries: Locked<[String: StoredValue]>
 
     /// An empty store, or one holding `entries`.
     public init(_ entries: [String: StoredValue] = [:]) {
-        self.entries = Mutex(entries)
+        self.entries = Locked(entries)
     }
 
     public func storedValue(forKey key: String) -> StoredValue? {

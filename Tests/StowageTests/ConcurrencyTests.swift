@@ -1,5 +1,4 @@
 import Stowage
-import Synchronization
 import Testing
 
 struct ConcurrencyTests {
@@ -102,7 +101,7 @@ struct ConcurrencyTests {
     @Test func observersSeeTheFinalValueLastUnderConcurrentWrites() async {
         let store = CountingStore()
         let reference = store.reference(forKey: "value", as: Int.self)
-        let last = Mutex<Int?>(nil)
+        let last = Locked<Int?>(nil)
         let token = reference.observe { value in last.withLock { $0 = value } }
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {

@@ -49,7 +49,7 @@ struct ObservationTests {
     @Test func observersHearOfActualChangesOnlyFromEverySource() {
         let store = CountingStore()
         let reference = store.reference(forKey: "name", as: String.self)
-        let heard = Mutex<[String?]>([])
+        let heard = Locked<[String?]>([])
         let token = reference.observe { value in heard.withLock { $0.append(value) } }
         reference.content = "a"
         reference.content = "a"

@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,7 +29,7 @@ extension StorageError {
         _ = line.withCString { text in write(2, text, strlen(text)) }
     }
 
-    private static let handlerBox = Mutex<@Sendable (StorageError) -> Void>(standardErrorHandler)
+    private static let handlerBox = Locked<@Sendable (StorageError) -> Void>(standardErrorHandler)
 
     /// Hands the error to the current handler.
     package func report() {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Keeps an observation alive; cancelling it, or letting it go, stops it.
 ///
@@ -7,10 +6,10 @@ import Synchronization
 /// token.cancel()
 /// ```
 public final class ObservationToken: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: Locked<(@Sendable () -> Void)?>
 
     init(_ cancellation: @escaping @Sendable () -> Void) {
-        self.cancellation = Mutex(cancellation)
+        self.cancellation = Locked(cancellation)
     }
 
     /// Stops the observation; calling it again does nothing.

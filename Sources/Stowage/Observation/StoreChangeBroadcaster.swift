@@ -1,5 +1,6 @@
 import Synchronization
 
+
 /// Feeds the store-wide change streams, for all stores of the process.
 ///
 /// Each listening store is kept alive while it has listeners, so its object
@@ -17,7 +18,9 @@ final class StoreChangeBroadcaster: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
+    /// Lets writes skip the lock entirely while no store-wide stream exists, the usual case.
+    private let listenerCount = Atomic<Int>(0)
 
     func stream(for store: some AnyObject & Sendable) -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
@@ -28,7 +31,9 @@ final class StoreChangeBroadcaster: Sendable {
             state.listeners[storeID, default: Listeners(store: store)].continuations[id] = continuation
             return id
         }
+        listenerCount.add(1, ordering: .relaxed)
         continuation.onTermination = { [self] _ in
+            listenerCount.subtract(1, ordering: .relaxed)
             let removed = state.withLock { state -> Listeners? in
                 state.listeners[storeID]?.continuations[id] = nil
                 guard state.listeners[storeID]?.continuations.isEmpty == true else { return nil }
@@ -40,6 +45,7 @@ final class StoreChangeBroadcaster: Sendable {
     }
 
     func broadcast(_ change: StoreChange, from store: some AnyObject) {
+        guard listenerCount.load(ordering: .relaxed) > 0 else { return }
         let storeID = ObjectIdentifier(store)
         let continuations = state.withLock { state in
             state.listeners[storeID].map { Array($0.continuations.values) } ?? []

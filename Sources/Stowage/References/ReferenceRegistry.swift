@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Receives the news that a key changed; implemented by ``StorageReference``.
 package protocol ChangeReceiving: AnyObject, Sendable {
@@ -29,7 +28,7 @@ final class ReferenceRegistry: Sendable {
         var insertionsUntilSweep = 1024
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The live reference of type `Reference` for `key` in `store`, if there is one.
     func existingReference<Reference: ChangeReceiving>(
@@ -77,11 +76,18 @@ final class ReferenceRegistry: Sendable {
         return result
     }
 
-    /// Every live reference to `key` in `store`, of any value type.
-    func references(store: some AnyObject, key: String) -> [any ChangeReceiving] {
+    /// Every live reference to `key` in `store`, of any value type, except `excluded`.
+    ///
+    /// The common case, where the writer is the key's only reference, allocates nothing.
+    func references(store: some AnyObject, key: String, excluding excluded: AnyObject? = nil) -> [any ChangeReceiving] {
         let slot = Slot(store: ObjectIdentifier(store), key: key)
         return state.withLock { state in
-            state.slots[slot]?.compactMap(\.reference) ?? []
+            guard let entries = state.slots[slot] else { return [] }
+            if entries.count == 1, let excluded, entries[0].reference === excluded { return [] }
+            return entries.compactMap { entry in
+                guard let reference = entry.reference, reference !== excluded else { return nil }
+                return reference
+            }
         }
     }
 

@@ -1,9 +1,10 @@
 /// The mutable part of a ``StorageReference``, kept behind its mutex.
-struct ReferenceState<Value: Storable>: ~Copyable {
+@usableFromInline
+struct ReferenceState<Value: Storable> {
     /// `nil` while the cache is invalid.
-    var cached: ReadResult<Value>?
+    @usableFromInline var cached: ReadResult<Value>?
     /// Bumped by every change, so a read that raced a change never fills the cache with a stale value.
-    var generation: UInt64 = 0
+    @usableFromInline var generation: UInt64 = 0
     var lastError: StorageError?
     var observers: [UInt64: ReferenceObserver<Value>] = [:]
     var nextObserverID: UInt64 = 0

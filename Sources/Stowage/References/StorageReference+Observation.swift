@@ -1,16 +1,16 @@
 import Observation
-import Synchronization
 
 extension StorageReference: ChangeReceiving {
     /// Called when the key changed by any other route than this reference.
     package func storageDidChange() {
-        registrar.withMutation(of: self, keyPath: \.content) {
-            state.withLock { state in
+        let hasObservers = registrar.withMutation(of: self, keyPath: contentKeyPath) {
+            state.withLock { state -> Bool in
                 state.cached = nil
                 state.generation &+= 1
+                return !state.observers.isEmpty
             }
         }
-        deliverToObservers()
+        if hasObservers { deliverToObservers() }
     }
 }
 

@@ -1,12 +1,11 @@
 import Observation
-import Synchronization
 
 extension StorageReference {
     /// Reads the value, surfacing any error instead of reporting it.
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
     public func value() throws -> Value? {
-        registrar.access(self, keyPath: \.content)
+        registrar.access(self, keyPath: contentKeyPath)
         switch read() {
         case .absent: return nil
         case .present(let value): return value
@@ -16,15 +15,22 @@ extension StorageReference {
 
     /// Whether the store holds a value for the key (readable as `Value` or not).
     public var hasStoredValue: Bool {
-        registrar.access(self, keyPath: \.content)
+        registrar.access(self, keyPath: contentKeyPath)
         if case .absent = read() { return false }
         return true
     }
 
     /// The cached result, or a fresh read that fills the cache unless a change raced it.
+    @inlinable @inline(__always)
     package func read() -> ReadResult<Value> {
         let (cached, generation) = state.withLock { ($0.cached, $0.generation) }
         if let cached { return cached }
+        return readAndCache(startedAt: generation)
+    }
+
+    /// The slow path of `read()`: kept out of line so the inlined fast path stays small.
+    @usableFromInline
+    func readAndCache(startedAt generation: UInt64) -> ReadResult<Value> {
         let result = readFromStorage()
         state.withLock { state in
             if state.generation == generation { state.cached = result }

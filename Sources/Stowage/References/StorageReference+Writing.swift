@@ -1,5 +1,4 @@
 import Observation
-import Synchronization
 
 extension StorageReference {
     /// Writes `newValue`; writing `nil` (for an optional `Value`) removes the key.
@@ -86,27 +85,31 @@ extension StorageReference {
         }
     }
 
-    /// The stored form to write; `nil` means remove, as for an optional holding `nil`.
+    /// The stored form to write; `nil` means remove. A value whose stored form
+    /// is null (an optional holding `nil`) removes the key too, so a store
+    /// never has to keep a top-level null.
     func encodeForWriting(_ value: Value?) throws -> StoredValue? {
         guard let value else { return nil }
-        if let optional = value as? any OptionalStorable, optional.isNone { return nil }
+        let stored: StoredValue
         do {
-            return try value.storedValue()
+            stored = try value.storedValue()
         } catch {
             throw StorageError.wrapping(error, key: key, code: .encodingFailed, reason: "the value could not be encoded for storing.")
         }
+        if case .null = stored { return nil }
+        return stored
     }
 
     /// After a write: tells every other reference to the key, then keeps the
     /// written value in this one's cache unless another change came in between
     /// (`written` is `nil` when the outcome is unknown).
     func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
-        for other in ReferenceRegistry.shared.references(store: storage, key: key) where other !== self {
+        for other in ReferenceRegistry.shared.references(store: storage, key: key, excluding: self) {
             other.storageDidChange()
         }
         StoreChangeBroadcaster.shared.broadcast(.key(key), from: storage)
-        registrar.withMutation(of: self, keyPath: \.content) {
-            state.withLock { state in
+        let hasObservers = registrar.withMutation(of: self, keyPath: contentKeyPath) {
+            state.withLock { state -> Bool in
                 if let written, state.generation == ticket {
                     state.cached = written
                     state.lastError = nil
@@ -114,8 +117,9 @@ extension StorageReference {
                     state.cached = nil
                 }
                 state.generation &+= 1
+                return !state.observers.isEmpty
             }
         }
-        deliverToObservers()
+        if hasObservers { deliverToObservers() }
     }
 }

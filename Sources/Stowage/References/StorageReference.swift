@@ -1,5 +1,4 @@
 public import Observation
-import Synchronization
 
 /// The one live handle on a key of a store, for one value type.
 ///
@@ -26,21 +25,24 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
     /// The key in ``storage``.
     public let key: String
 
-    let state = Mutex(ReferenceState<Value>())
-    let registrar = ObservationRegistrar()
+    @usableFromInline let state = Locked(ReferenceState<Value>())
+    @usableFromInline let registrar = ObservationRegistrar()
+    /// Built once: forming `\.content` in generic code costs more than the whole cached read.
+    @usableFromInline nonisolated(unsafe) let contentKeyPath: KeyPath<StorageReference, Value?>
 
     /// Made only by the registry, which guarantees one instance per key and type.
     init(storage: Storage, key: String) {
         self.storage = storage
         self.key = key
+        contentKeyPath = \.content
     }
 
     /// The value, or `nil` when the key is absent or its value can not be read
     /// as `Value` (the error goes to ``lastError`` and `StorageError.reportingHandler`).
     /// Setting `nil` removes the key; a failed write is reported the same way.
     public var content: Value? {
-        get {
-            registrar.access(self, keyPath: \.content)
+        @inlinable get {
+            registrar.access(self, keyPath: contentKeyPath)
             return read().value
         }
         set {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A fixed set of locks shared by all keys of all stores, picked by hash.
 ///
@@ -10,12 +9,9 @@ final class KeyLockTable: Sendable {
     static let shared = KeyLockTable()
 
     private static let lockCount = 64
-    /// `Mutex` can not be copied into an array, so each sits in a small box.
-    private final class Lock: Sendable {
-        let mutex = Mutex(())
-    }
-
-    private let locks: [Lock] = (0..<KeyLockTable.lockCount).map { _ in Lock() }
+    /// Each lock guards a count of the operations it serialised: a real value
+    /// rather than `Void`, whose zero-sized storage ThreadSanitizer misreads.
+    private let locks: [Locked<Int>] = (0..<KeyLockTable.lockCount).map { _ in Locked(0) }
 
     private init() {}
 
@@ -24,6 +20,9 @@ final class KeyLockTable: Sendable {
         hasher.combine(ObjectIdentifier(store))
         hasher.combine(key)
         let index = Int(UInt(bitPattern: hasher.finalize()) % UInt(Self.lockCount))
-        return try locks[index].mutex.withLock { _ in try body() }
+        return try locks[index].withLock { operations in
+            operations &+= 1
+            return try body()
+        }
     }
 }

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// final class DictionaryStore: UnderlyingStorage {
-///     private let entries = Mutex<[String: StoredValue]>([:])
+///     private let entries = Locked<[String: StoredValue]>([:])
 ///     func storedValue(forKey key: String) -> StoredValue? { entries.withLock { $0[key] } }
 ///     func setStoredValue(_ value: StoredValue, forKey key: String) { entries.withLock { $0[key] = value } }
 ///     func removeStoredValue(forKey key: String) { entries.withLock { $0[key] = nil } }

@@ -1,5 +1,4 @@
-import Observation
-import Synchronization
+public import Observation
 
 /// A ``StorageReference`` together with the default a wrapper or typed key
 /// declared: what `$setting` gives you.
@@ -16,8 +15,8 @@ import Synchronization
 public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     /// The shared reference: one per store, key and value type.
     public let reference: StorageReference<Storage, Value>
-    let makeDefault: @Sendable () -> Value
-    let persistsDefault: Bool
+    @usableFromInline let makeDefault: @Sendable () -> Value
+    @usableFromInline let persistsDefault: Bool
 
     /// - Parameters:
     ///   - reference: the shared reference to read and write through.
@@ -37,8 +36,8 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
 
     /// The stored value, or the default when the key is absent or unreadable.
     public var value: Value {
-        get {
-            reference.registrar.access(reference, keyPath: \.content)
+        @inlinable get {
+            reference.registrar.access(reference, keyPath: reference.contentKeyPath)
             switch reference.read() {
             case .present(let value): return value
             case .failed: return makeDefault()
@@ -110,7 +109,8 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
         nonmutating set { modify { $0[keyPath: keyPath] = newValue } }
     }
 
-    private func persist(_ fallback: Value) {
+    @usableFromInline
+    func persist(_ fallback: Value) {
         do {
             try reference.modify { (current: inout Value?) in
                 if current == nil { current = fallback }

@@ -29,7 +29,7 @@ public struct Stored<Storage: UnderlyingStorage, Value: Storable>: Sendable {
 
     /// The stored value, or the default while the key is absent or unreadable.
     public var wrappedValue: Value {
-        get { projectedValue.value }
+        @inlinable get { projectedValue.value }
         nonmutating set { projectedValue.value = newValue }
     }
 

@@ -4,7 +4,7 @@ import Synchronization
 /// A store that counts calls, so tests can prove what did (not) reach the store.
 /// It uses the protocol's default compare-and-swap on purpose.
 final class CountingStore: UnderlyingStorage {
-    private let entries = Mutex<[String: StoredValue]>([:])
+    private let entries = Locked<[String: StoredValue]>([:])
     private let readCount = Atomic<Int>(0)
     private let writeCount = Atomic<Int>(0)
 

@@ -1,11 +1,10 @@
 import Stowage
-import Synchronization
 
 /// Collects what reaches `StorageError.reportingHandler`. Installed once for the
 /// whole test process (the hook is process-wide and tests run in parallel), so
 /// each test filters by keys of its own.
 enum ReportedErrors {
-    private static let collected = Mutex<[StorageError]>([])
+    private static let collected = Locked<[StorageError]>([])
     private static let installation: Void = {
         StorageError.reportingHandler = { error in collected.withLock { $0.append(error) } }
     }()
