@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Compiles every ```swift block of README.md and Guides/*.md, so a guide can
+# not drift from the API. Blocks of one document are compiled together, in
+# order, as the main.swift of one executable that depends on this package; a
+# block that starts with `// swift-tools-version` is a package manifest and is
+# checked on its own with `swift package dump-package`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work="$root/.build/guide-check"
+rm -rf "$work/Sources" "$work/Manifests"
+mkdir -p "$work/Sources" "$work/Manifests"
+
+targets=()
+for document in "$root/README.md" "$root"/Guides/*.md; do
+    name=$(basename "$document" .md | tr -cd '[:alnum:]')
+    python3 - "$document" "$work" "$name" <<'PY'
+import pathlib, re, sys
+document, work, name = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
+blocks = re.findall(r"^```swift[ \t]*\n(.*?)^```", document.read_text(), flags=re.S | re.M)
+code, manifests = [], []
+for number, block in enumerate(blocks, 1):
+    if block.lstrip().startswith("// swift-tools-version"):
+        manifests.append(block)
+    else:
+        code.append(f"// {document.name}, block {number}\n{block}")
+if code:
+    target = work / "Sources" / f"Guide{name}"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "main.swift").write_text("\n".join(code))
+for number, manifest in enumerate(manifests, 1):
+    folder = work / "Manifests" / f"{name}{number}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "Package.swift").write_text(manifest)
+PY
+    [ -d "$work/Sources/Guide$name" ] && targets+=("Guide$name")
+done
+
+{
+    echo '// swift-tools-version: 6.2'
+    echo 'import PackageDescription'
+    echo 'let package = Package('
+    echo '    name: "GuideCheck",'
+    echo '    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],'
+    echo '    dependencies: [.package(name: "Stowage", path: "../..")],'
+    echo '    targets: ['
+    for target in "${targets[@]}"; do
+        echo "        .executableTarget(name: \"$target\", dependencies: ["
+        echo '            .product(name: "Stowage", package: "Stowage"),'
+        echo '            .product(name: "StowageInMemory", package: "Stowage"),'
+        echo '            .product(name: "StowageTesting", package: "Stowage"),'
+        echo '        ]),'
+    done
+    echo '    ],'
+    echo '    swiftLanguageModes: [.v6]'
+    echo ')'
+} > "$work/Package.swift"
+
+for manifest in "$work"/Manifests/*/; do
+    [ -e "$manifest/Package.swift" ] || continue
+    echo "Checking manifest block $(basename "$manifest")"
+    swift package --package-path "$manifest" dump-package > /dev/null
+done
+
+echo "Compiling guide code: ${targets[*]}"
+swift build --package-path "$work" -Xswiftc -warnings-as-errors
+echo "Every guide block compiles."
