@@ -12,6 +12,7 @@
 public struct DynamicValues<Storage: UnderlyingStorage>: Sendable {
     public let storage: Storage
 
+    @inlinable
     public subscript<Value: Storable>(dynamicMember key: String) -> Value? {
         get {
             do { return try storage.value(forKey: key, as: Value.self) } catch {

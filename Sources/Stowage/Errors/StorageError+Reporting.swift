@@ -32,6 +32,7 @@ extension StorageError {
     private static let handlerBox = Locked<@Sendable (StorageError) -> Void>(standardErrorHandler)
 
     /// Hands the error to the current handler.
+    @usableFromInline
     package func report() {
         let handler = Self.reportingHandler
         handler(self)

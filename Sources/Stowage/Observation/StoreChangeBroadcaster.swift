@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Each listening store is kept alive while it has listeners, so its object
 /// identifier can not be reused by another store while the entry exists.
+@usableFromInline
 final class StoreChangeBroadcaster: Sendable {
-    static let shared = StoreChangeBroadcaster()
+    @usableFromInline static let shared = StoreChangeBroadcaster()
 
     private struct Listeners {
         let store: AnyObject
@@ -44,9 +45,9 @@ final class StoreChangeBroadcaster: Sendable {
         return stream
     }
 
-    func broadcast(_ change: StoreChange, from store: some AnyObject) {
+    @usableFromInline
+    func broadcast(_ change: StoreChange, fromStoreID storeID: ObjectIdentifier) {
         guard listenerCount.load(ordering: .relaxed) > 0 else { return }
-        let storeID = ObjectIdentifier(store)
         let continuations = state.withLock { state in
             state.listeners[storeID].map { Array($0.continuations.values) } ?? []
         }

@@ -1,5 +1,6 @@
 
 /// Receives the news that a key changed; implemented by ``StorageReference``.
+@usableFromInline
 package protocol ChangeReceiving: AnyObject, Sendable {
     func storageDidChange()
 }
@@ -10,8 +11,9 @@ package protocol ChangeReceiving: AnyObject, Sendable {
 ///
 /// Entries of dead references are swept lazily on insertion, never from a
 /// reference's `deinit`, so no `deinit` ever runs while the table is locked.
+@usableFromInline
 final class ReferenceRegistry: Sendable {
-    static let shared = ReferenceRegistry()
+    @usableFromInline static let shared = ReferenceRegistry()
 
     private struct Slot: Hashable {
         let store: ObjectIdentifier
@@ -30,35 +32,34 @@ final class ReferenceRegistry: Sendable {
 
     private let state = Locked(State())
 
-    /// The live reference of type `Reference` for `key` in `store`, if there is one.
-    func existingReference<Reference: ChangeReceiving>(
-        _ type: Reference.Type, store: some AnyObject, key: String
-    ) -> Reference? {
-        let slot = Slot(store: ObjectIdentifier(store), key: key)
-        let referenceType = ObjectIdentifier(type)
-        return state.withLock { state -> Reference? in
+    /// The live reference of the type identified by `referenceType` for `key`
+    /// in the store identified by `storeID`, if there is one. Not generic, so
+    /// callers specialised in another module pay no metadata lookups here.
+    @usableFromInline
+    func existingReference(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> (any ChangeReceiving)? {
+        let slot = Slot(store: storeID, key: key)
+        return state.withLock { state -> (any ChangeReceiving)? in
             guard let entries = state.slots[slot] else { return nil }
             for entry in entries where entry.referenceType == referenceType {
-                // The identifier check above makes this downcast exact.
-                if let live = entry.reference { return unsafeDowncast(live, to: Reference.self) }
+                if let live = entry.reference { return live }
             }
             return nil
         }
     }
 
     /// The live reference for `key` in `store`, made by `make` if there is none.
-    func reference<Reference: ChangeReceiving>(
-        _ type: Reference.Type, store: some AnyObject, key: String, make: () -> Reference
-    ) -> Reference {
-        let slot = Slot(store: ObjectIdentifier(store), key: key)
-        let referenceType = ObjectIdentifier(type)
+    @usableFromInline
+    func reference(
+        ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String, make: () -> any ChangeReceiving
+    ) -> any ChangeReceiving {
+        let slot = Slot(store: storeID, key: key)
         // Strong copies of references read while locked are released only after
         // unlocking, so that no `deinit` runs inside the lock.
         var released: [any ChangeReceiving] = []
-        let result = state.withLock { state -> Reference in
+        let result = state.withLock { state -> any ChangeReceiving in
             var entries = state.slots[slot] ?? []
             for entry in entries where entry.referenceType == referenceType {
-                if let live = entry.reference { return unsafeDowncast(live, to: Reference.self) }
+                if let live = entry.reference { return live }
             }
             let made = make()
             entries.removeAll { entry in
@@ -79,8 +80,9 @@ final class ReferenceRegistry: Sendable {
     /// Every live reference to `key` in `store`, of any value type, except `excluded`.
     ///
     /// The common case, where the writer is the key's only reference, allocates nothing.
-    func references(store: some AnyObject, key: String, excluding excluded: AnyObject? = nil) -> [any ChangeReceiving] {
-        let slot = Slot(store: ObjectIdentifier(store), key: key)
+    @usableFromInline
+    func references(storeID: ObjectIdentifier, key: String, excluding excluded: AnyObject? = nil) -> [any ChangeReceiving] {
+        let slot = Slot(store: storeID, key: key)
         return state.withLock { state in
             guard let entries = state.slots[slot] else { return [] }
             if entries.count == 1, let excluded, entries[0].reference === excluded { return [] }

@@ -5,8 +5,8 @@ struct ReferenceState<Value: Storable> {
     @usableFromInline var cached: ReadResult<Value>?
     /// Bumped by every change, so a read that raced a change never fills the cache with a stale value.
     @usableFromInline var generation: UInt64 = 0
-    var lastError: StorageError?
-    var observers: [UInt64: ReferenceObserver<Value>] = [:]
+    @usableFromInline var lastError: StorageError?
+    @usableFromInline var observers: [UInt64: ReferenceObserver<Value>] = [:]
     var nextObserverID: UInt64 = 0
     /// One thread at a time delivers to observers, in order; others leave word that another round is due.
     var isDelivering = false
@@ -14,6 +14,7 @@ struct ReferenceState<Value: Storable> {
 }
 
 /// One subscriber of a reference: a stream or a closure.
+@usableFromInline
 struct ReferenceObserver<Value: Storable>: Sendable {
     enum Delivered: Equatable {
         case nothing

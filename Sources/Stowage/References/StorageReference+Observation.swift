@@ -1,9 +1,9 @@
-import Observation
 
 extension StorageReference: ChangeReceiving {
     /// Called when the key changed by any other route than this reference.
+    @usableFromInline
     package func storageDidChange() {
-        let hasObservers = registrar.withMutation(of: self, keyPath: contentKeyPath) {
+        let hasObservers = core.withMutation {
             state.withLock { state -> Bool in
                 state.cached = nil
                 state.generation &+= 1
@@ -69,6 +69,7 @@ extension StorageReference {
     /// Brings every observer up to date, one thread at a time so that values
     /// arrive in order; a thread that finds delivery under way leaves it to
     /// that thread, which goes round again.
+    @usableFromInline
     func deliverToObservers() {
         let shouldDeliver = state.withLock { state -> Bool in
             guard !state.observers.isEmpty else { return false }

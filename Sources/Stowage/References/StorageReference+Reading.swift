@@ -1,11 +1,10 @@
-import Observation
 
 extension StorageReference {
     /// Reads the value, surfacing any error instead of reporting it.
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
     public func value() throws -> Value? {
-        registrar.access(self, keyPath: contentKeyPath)
+        core.trackAccess()
         switch read() {
         case .absent: return nil
         case .present(let value): return value
@@ -15,7 +14,7 @@ extension StorageReference {
 
     /// Whether the store holds a value for the key (readable as `Value` or not).
     public var hasStoredValue: Bool {
-        registrar.access(self, keyPath: contentKeyPath)
+        core.trackAccess()
         if case .absent = read() { return false }
         return true
     }
@@ -23,7 +22,7 @@ extension StorageReference {
     /// The cached result, or a fresh read that fills the cache unless a change raced it.
     @inlinable @inline(__always)
     package func read() -> ReadResult<Value> {
-        let (cached, generation) = state.withLock { ($0.cached, $0.generation) }
+        let (cached, generation) = core.cachedRead()
         if let cached { return cached }
         return readAndCache(startedAt: generation)
     }
@@ -60,11 +59,13 @@ extension StorageReference {
     }
 
     /// Any error as a `StorageError` naming this key.
+    @usableFromInline
     func storageError(from error: any Error, reading: Bool) -> StorageError {
         let verb = reading ? "read" : "written"
         return StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be \(verb) by the store.")
     }
 
+    @usableFromInline
     func reportFailure(_ error: any Error) {
         let storageError = storageError(from: error, reading: false)
         state.withLock { $0.lastError = storageError }

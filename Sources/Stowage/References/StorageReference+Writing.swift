@@ -1,8 +1,8 @@
-import Observation
 
 extension StorageReference {
     /// Writes `newValue`; writing `nil` (for an optional `Value`) removes the key.
     /// - Throws: ``StorageError`` when the value can not be encoded or the store fails.
+    @inlinable
     public func set(_ newValue: Value?) throws {
         let stored = try encodeForWriting(newValue)
         let ticket = state.withLock { state in
@@ -88,6 +88,7 @@ extension StorageReference {
     /// The stored form to write; `nil` means remove. A value whose stored form
     /// is null (an optional holding `nil`) removes the key too, so a store
     /// never has to keep a top-level null.
+    @inlinable
     func encodeForWriting(_ value: Value?) throws -> StoredValue? {
         guard let value else { return nil }
         let stored: StoredValue
@@ -103,12 +104,14 @@ extension StorageReference {
     /// After a write: tells every other reference to the key, then keeps the
     /// written value in this one's cache unless another change came in between
     /// (`written` is `nil` when the outcome is unknown).
+    @inlinable
     func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
-        for other in ReferenceRegistry.shared.references(store: storage, key: key, excluding: self) {
+        let storeID = ObjectIdentifier(storage)
+        for other in ReferenceRegistry.shared.references(storeID: storeID, key: key, excluding: self) {
             other.storageDidChange()
         }
-        StoreChangeBroadcaster.shared.broadcast(.key(key), from: storage)
-        let hasObservers = registrar.withMutation(of: self, keyPath: contentKeyPath) {
+        StoreChangeBroadcaster.shared.broadcast(.key(key), fromStoreID: storeID)
+        let hasObservers = core.withMutation {
             state.withLock { state -> Bool in
                 if let written, state.generation == ticket {
                     state.cached = written

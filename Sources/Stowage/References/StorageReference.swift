@@ -1,4 +1,3 @@
-public import Observation
 
 /// The one live handle on a key of a store, for one value type.
 ///
@@ -16,33 +15,34 @@ public import Observation
 /// for await count in launches.changes { print(count ?? 0) }
 /// ```
 ///
-/// It is `Observable`: reading ``content`` inside `withObservationTracking` (or
-/// a SwiftUI view body) tracks the key, whatever later changes it.
+/// Reads take part in the Observation framework: reading ``content`` (or a
+/// wrapper) inside `withObservationTracking` or a SwiftUI view body tracks the
+/// key, whatever later changes it.
 @dynamicMemberLookup
-public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>: Observable, Sendable {
+public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     /// The store this reference reads and writes.
     public let storage: Storage
     /// The key in ``storage``.
     public let key: String
 
-    @usableFromInline let state = Locked(ReferenceState<Value>())
-    @usableFromInline let registrar = ObservationRegistrar()
-    /// Built once: forming `\.content` in generic code costs more than the whole cached read.
-    @usableFromInline nonisolated(unsafe) let contentKeyPath: KeyPath<StorageReference, Value?>
+    /// The cache and the Observation registrar; see ``ReferenceCore`` for why they are apart.
+    @usableFromInline let core = ReferenceCore<Value>()
+    @usableFromInline var state: Locked<ReferenceState<Value>> { core.state }
 
     /// Made only by the registry, which guarantees one instance per key and type.
+    @usableFromInline
     init(storage: Storage, key: String) {
         self.storage = storage
         self.key = key
-        contentKeyPath = \.content
     }
 
     /// The value, or `nil` when the key is absent or its value can not be read
     /// as `Value` (the error goes to ``lastError`` and `StorageError.reportingHandler`).
     /// Setting `nil` removes the key; a failed write is reported the same way.
+    @inlinable
     public var content: Value? {
-        @inlinable get {
-            registrar.access(self, keyPath: contentKeyPath)
+        get {
+            core.trackAccess()
             return read().value
         }
         set {

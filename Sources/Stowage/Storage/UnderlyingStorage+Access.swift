@@ -2,10 +2,15 @@ extension UnderlyingStorage {
     /// The one live reference for `key` and `Value` in this store.
     ///
     /// Asking twice while the first is alive returns the same object.
+    @inlinable
     public func reference<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) -> StorageReference<Self, Value> {
-        ReferenceRegistry.shared.reference(StorageReference<Self, Value>.self, store: self, key: key) {
-            StorageReference(storage: self, key: key)
+        let live = ReferenceRegistry.shared.reference(
+            ofType: ObjectIdentifier(StorageReference<Self, Value>.self), storeID: ObjectIdentifier(self), key: key
+        ) {
+            StorageReference<Self, Value>(storage: self, key: key)
         }
+        // The registry matched the exact reference type, so the downcast can not be wrong.
+        return unsafeDowncast(live, to: StorageReference<Self, Value>.self)
     }
 
     /// Reads `key` as `Value`.
@@ -14,9 +19,12 @@ extension UnderlyingStorage {
     /// decodes once, without creating a reference.
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a `Value`.
+    @inlinable
     public func value<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value? {
-        if let reference = ReferenceRegistry.shared.existingReference(StorageReference<Self, Value>.self, store: self, key: key) {
-            return try reference.value()
+        let referenceType = ObjectIdentifier(StorageReference<Self, Value>.self)
+        if let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: ObjectIdentifier(self), key: key) {
+            // The registry matched the exact reference type, so the downcast can not be wrong.
+            return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).value()
         }
         let stored: StoredValue?
         do { stored = try storedValue(forKey: key) } catch {

@@ -3,10 +3,10 @@ extension UnderlyingStorage {
     /// back: another process wrote it, a file was reloaded, a bulk operation
     /// replaced it. Writes made through Stowage need no announcement.
     public func announceChange(forKey key: String) {
-        for reference in ReferenceRegistry.shared.references(store: self, key: key) {
+        for reference in ReferenceRegistry.shared.references(storeID: ObjectIdentifier(self), key: key) {
             reference.storageDidChange()
         }
-        StoreChangeBroadcaster.shared.broadcast(.key(key), from: self)
+        StoreChangeBroadcaster.shared.broadcast(.key(key), fromStoreID: ObjectIdentifier(self))
     }
 
     /// Announces several changed keys at once; see ``announceChange(forKey:)``.
@@ -19,6 +19,6 @@ extension UnderlyingStorage {
         for reference in ReferenceRegistry.shared.references(store: self) {
             reference.storageDidChange()
         }
-        StoreChangeBroadcaster.shared.broadcast(.allKeys, from: self)
+        StoreChangeBroadcaster.shared.broadcast(.allKeys, fromStoreID: ObjectIdentifier(self))
     }
 }

@@ -46,7 +46,7 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
 
 extension UnderlyingStorage {
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
-        try KeyLockTable.shared.withLock(store: self, key: key) {
+        try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
             guard try storedValue(forKey: key) == expected else { return false }
             try applyRaw(newValue, forKey: key)
             return true
@@ -54,7 +54,8 @@ extension UnderlyingStorage {
     }
 
     /// Sets or removes, as `value` says.
-    fileprivate func applyRaw(_ value: StoredValue?, forKey key: String) throws {
+    @inlinable
+    func applyRaw(_ value: StoredValue?, forKey key: String) throws {
         if let value {
             try setStoredValue(value, forKey: key)
         } else {
@@ -64,8 +65,9 @@ extension UnderlyingStorage {
 
     /// Every write Stowage makes goes through here, under the same per-key lock
     /// the default `replaceStoredValue` takes, so `modify` never loses a write.
+    @inlinable
     package func writeRaw(_ value: StoredValue?, forKey key: String) throws {
-        try KeyLockTable.shared.withLock(store: self, key: key) {
+        try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
             try applyRaw(value, forKey: key)
         }
     }

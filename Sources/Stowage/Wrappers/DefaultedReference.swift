@@ -1,4 +1,3 @@
-public import Observation
 
 /// A ``StorageReference`` together with the default a wrapper or typed key
 /// declared: what `$setting` gives you.
@@ -15,6 +14,8 @@ public import Observation
 public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     /// The shared reference: one per store, key and value type.
     public let reference: StorageReference<Storage, Value>
+    /// Read through directly: retaining it is cheaper than retaining the weakly registered reference.
+    @usableFromInline let core: ReferenceCore<Value>
     @usableFromInline let makeDefault: @Sendable () -> Value
     @usableFromInline let persistsDefault: Bool
 
@@ -24,6 +25,7 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     ///   - persistsDefault: whether a read that finds the key absent writes the default.
     public init(_ reference: StorageReference<Storage, Value>, default makeDefault: @escaping @Sendable () -> Value, persistsDefault: Bool = false) {
         self.reference = reference
+        core = reference.core
         self.makeDefault = makeDefault
         self.persistsDefault = persistsDefault
     }
@@ -35,10 +37,12 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     public var defaultValue: Value { makeDefault() }
 
     /// The stored value, or the default when the key is absent or unreadable.
+    @inlinable
     public var value: Value {
-        @inlinable get {
-            reference.registrar.access(reference, keyPath: reference.contentKeyPath)
-            switch reference.read() {
+        get {
+            core.trackAccess()
+            let (cached, generation) = core.cachedRead()
+            switch cached ?? reference.readAndCache(startedAt: generation) {
             case .present(let value): return value
             case .failed: return makeDefault()
             case .absent:

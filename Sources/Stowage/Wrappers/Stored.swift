@@ -28,8 +28,9 @@ public struct Stored<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     public let projectedValue: DefaultedReference<Storage, Value>
 
     /// The stored value, or the default while the key is absent or unreadable.
+    @inlinable
     public var wrappedValue: Value {
-        @inlinable get { projectedValue.value }
+        get { projectedValue.value }
         nonmutating set { projectedValue.value = newValue }
     }
 
