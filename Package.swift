@@ -14,9 +14,14 @@ let package = Package(
         .target(name: "Stowage"),
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
+        // The JSON file store's codec; the store and its product come with the JSON file store issue.
+        .target(name: "StowageJSONFile", dependencies: ["Stowage"]),
         .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory"]),
+        // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
+        .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSONFile"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
+        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile"]),
     ],
     swiftLanguageModes: [.v6]
 )

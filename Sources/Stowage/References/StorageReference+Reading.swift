@@ -3,6 +3,7 @@ extension StorageReference {
     /// Reads the value, surfacing any error instead of reporting it.
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
+    @inlinable
     public func value() throws -> Value? {
         core.trackAccess()
         switch read() {
@@ -13,6 +14,7 @@ extension StorageReference {
     }
 
     /// Whether the store holds a value for the key (readable as `Value` or not).
+    @inlinable
     public var hasStoredValue: Bool {
         core.trackAccess()
         if case .absent = read() { return false }
