@@ -134,4 +134,28 @@ struct ObservationTests {
         store.changeExternally("count", to: 6)
         #expect(await iterator.next() == 6)
     }
+
+    @Test func observingASetFiresOnlyWhenItsElementsChange() throws {
+        let store = CountingStore()
+        let tags = store.reference(forKey: "tags", as: Set<Int>.self)
+        try tags.set(Set(0..<50))
+        let calls = Atomic<Int>(0)
+        let token = tags.observe { _ in calls.add(1, ordering: .relaxed) }
+        try tags.set(Set((0..<50).reversed()))
+        let afterEqualSet = calls.load(ordering: .relaxed)
+        #expect(afterEqualSet == 0)
+        try tags.set(Set(0..<51))
+        let afterChange = calls.load(ordering: .relaxed)
+        #expect(afterChange == 1)
+        token.cancel()
+    }
+
+    @Test func modifyCanChangeTheSignOfZero() throws {
+        let store = CountingStore()
+        let value = store.reference(forKey: "zero", as: Double.self)
+        try value.set(0.0)
+        try value.modify { $0 = -0.0 }
+        let stored = store.storedValue(forKey: "zero")
+        #expect(stored.map { if case .double(let d) = $0 { d.sign == .minus } else { false } } == true)
+    }
 }

@@ -27,6 +27,20 @@ struct StoredValueTests {
         #expect(StoredValue.double(.nan) == .double(.nan))
     }
 
+    @Test func aChangeOfSignOfZeroIsAChange() {
+        #expect(StoredValue.double(0.0) != .double(-0.0))
+        #expect(StoredValue.double(0.0).hashValue != StoredValue.double(-0.0).hashValue)
+    }
+
+    @Test func equalSetsHaveOneStoredForm() throws {
+        // Built in different orders, so their iteration orders are likely to differ.
+        let ascending = Set((0..<200).map { "element \($0)" })
+        let descending = Set((0..<200).reversed().map { "element \($0)" })
+        #expect(try ascending.storedValue() == descending.storedValue())
+        let mixed: Set<StoredValue> = [1, "a", 2.5, true, nil, [1, 2], ["k": 1], .unsignedInteger(UInt64.max), -3]
+        #expect(try mixed.storedValue() == Set(Array(mixed).reversed()).storedValue())
+    }
+
     @Test func literalsBuildNestedValues() {
         let value: StoredValue = ["name": "Ada", "launches": 3, "ratio": 0.5, "beta": true, "tags": ["a"], "none": nil]
         #expect(value == .dictionary([

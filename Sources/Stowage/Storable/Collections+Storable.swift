@@ -16,7 +16,11 @@ extension Set: Storable where Element: Storable {
         self = Set(try [Element](storedValue: storedValue))
     }
 
-    public func storedValue() throws -> StoredValue { .array(try map { try $0.storedValue() }) }
+    /// Elements in a canonical order, not the set's iteration order, so equal
+    /// sets have equal stored forms.
+    public func storedValue() throws -> StoredValue {
+        .array(try map { try $0.storedValue() }.sorted(by: StoredValue.canonicallyPrecedes))
+    }
 }
 
 extension Dictionary: Storable where Key == String, Value: Storable {

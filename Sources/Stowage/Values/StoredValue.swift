@@ -10,7 +10,9 @@ public import Foundation
 /// into them and back. Integers are kept exactly across the whole `Int64` and
 /// `UInt64` range: `.signedInteger` holds every value that fits in `Int64`, and
 /// `.unsignedInteger` the ones above `Int64.max`. Equality treats the two integer
-/// cases as numbers, so `.signedInteger(5) == .unsignedInteger(5)`.
+/// cases as numbers, so `.signedInteger(5) == .unsignedInteger(5)`, and compares
+/// doubles by their bits, so `0.0` and `-0.0` differ (a change of sign is a
+/// change to store and to observe) while NaN equals NaN.
 ///
 /// ```swift
 /// let value: StoredValue = ["name": "Ada", "launches": 3, "beta": true]
@@ -59,7 +61,7 @@ extension StoredValue: Equatable {
         case let (.unsignedInteger(a), .unsignedInteger(b)): a == b
         case let (.signedInteger(a), .unsignedInteger(b)), let (.unsignedInteger(b), .signedInteger(a)):
             a >= 0 && UInt64(a) == b
-        case let (.double(a), .double(b)): a == b || (a.isNaN && b.isNaN)
+        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
         case let (.string(a), .string(b)): a == b
         case let (.data(a), .data(b)): a == b
         case let (.date(a), .date(b)): a == b
@@ -79,7 +81,7 @@ extension StoredValue: Hashable {
         case .signedInteger(let value) where value >= 0: hasher.combine(2); hasher.combine(UInt64(value))
         case .signedInteger(let value): hasher.combine(2); hasher.combine(value)
         case .unsignedInteger(let value): hasher.combine(2); hasher.combine(value)
-        case .double(let value): hasher.combine(3); hasher.combine(value.isNaN ? .nan : value)
+        case .double(let value): hasher.combine(3); hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
         case .string(let value): hasher.combine(4); hasher.combine(value)
         case .data(let value): hasher.combine(5); hasher.combine(value)
         case .date(let value): hasher.combine(6); hasher.combine(value)
