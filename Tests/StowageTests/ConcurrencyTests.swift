@@ -112,4 +112,39 @@ struct ConcurrencyTests {
         #expect(last.withLock { $0 } == -1)
         token.cancel()
     }
+
+    /// Word-sized values are read without a lock; each written value repeats
+    /// its low half in its high half, so a torn read would show.
+    @Test func lockFreeReadsNeverSeeTornOrStaleValues() async {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "word", as: UInt64.self)
+        reference.content = 0
+        let badReads = await withTaskGroup(of: Int.self) { group in
+            for writer in 1...2 {
+                group.addTask {
+                    for i in 0..<3_000 {
+                        let half = UInt64(writer * 100_000 + i)
+                        reference.content = half << 32 | half
+                    }
+                    return 0
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    var bad = 0
+                    for _ in 0..<3_000 {
+                        let word = reference.content ?? 0
+                        if word >> 32 != word & 0xFFFF_FFFF { bad += 1 }
+                    }
+                    return bad
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(badReads == 0)
+        // After the race, the lock-free slot agrees with the store, and an external change clears it.
+        #expect(reference.content.map { StoredValue.integer($0) } == store.storedValue(forKey: "word"))
+        store.changeExternally("word", to: 7)
+        #expect(reference.content == 7)
+    }
 }

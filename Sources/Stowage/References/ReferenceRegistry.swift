@@ -3,6 +3,9 @@
 @usableFromInline
 package protocol ChangeReceiving: AnyObject, Sendable {
     func storageDidChange()
+    /// Called once another live reference shares this one's key, so writes
+    /// through it start telling the others; until then they skip the registry.
+    func noteSiblingReference()
 }
 
 /// The process-wide table of live references: at most one per (store instance,
@@ -66,6 +69,10 @@ final class ReferenceRegistry: Sendable {
                 guard let live = entry.reference else { return true }
                 released.append(live)
                 return false
+            }
+            if !released.isEmpty {
+                made.noteSiblingReference()
+                for sibling in released { sibling.noteSiblingReference() }
             }
             entries.append(Entry(referenceType: referenceType, reference: made))
             state.slots[slot] = entries

@@ -1,11 +1,17 @@
+import Synchronization
 
 extension StorageReference: ChangeReceiving {
     /// Called when the key changed by any other route than this reference.
     @usableFromInline
+    package func noteSiblingReference() {
+        hasSiblings.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    @usableFromInline
     package func storageDidChange() {
         let hasObservers = core.withMutation {
             state.withLock { state -> Bool in
-                state.cached = nil
+                core.setCached(nil, in: &state)
                 state.generation &+= 1
                 return !state.observers.isEmpty
             }

@@ -24,6 +24,7 @@ extension StorageReference {
     /// The cached result, or a fresh read that fills the cache unless a change raced it.
     @inlinable @inline(__always)
     package func read() -> ReadResult<Value> {
+        if let value = core.fastValue() { return .present(value) }
         let (cached, generation) = core.cachedRead()
         if let cached { return cached }
         return readAndCache(startedAt: generation)
@@ -34,7 +35,7 @@ extension StorageReference {
     func readAndCache(startedAt generation: UInt64) -> ReadResult<Value> {
         let result = readFromStorage()
         state.withLock { state in
-            if state.generation == generation { state.cached = result }
+            if state.generation == generation { core.setCached(result, in: &state) }
             if case .failed(let error) = result { state.lastError = error } else { state.lastError = nil }
         }
         // Reported once per failing value: the failure is cached until the key changes.

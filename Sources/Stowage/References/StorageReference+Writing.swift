@@ -1,3 +1,4 @@
+public import Synchronization
 
 extension StorageReference {
     /// Writes `newValue`; writing `nil` (for an optional `Value`) removes the key.
@@ -107,17 +108,22 @@ extension StorageReference {
     @inlinable
     func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
         let storeID = ObjectIdentifier(storage)
-        for other in ReferenceRegistry.shared.references(storeID: storeID, key: key, excluding: self) {
-            other.storageDidChange()
+        // A key with no other live reference, the usual case, needs no registry lookup.
+        // Sequentially consistent on both sides: a sibling made while this write is
+        // under way either sees the written value or is seen here.
+        if hasSiblings.load(ordering: .sequentiallyConsistent) {
+            for other in ReferenceRegistry.shared.references(storeID: storeID, key: key, excluding: self) {
+                other.storageDidChange()
+            }
         }
         StoreChangeBroadcaster.shared.broadcast(.key(key), fromStoreID: storeID)
         let hasObservers = core.withMutation {
             state.withLock { state -> Bool in
                 if let written, state.generation == ticket {
-                    state.cached = written
+                    core.setCached(written, in: &state)
                     state.lastError = nil
                 } else {
-                    state.cached = nil
+                    core.setCached(nil, in: &state)
                 }
                 state.generation &+= 1
                 return !state.observers.isEmpty

@@ -1,3 +1,4 @@
+public import Synchronization
 
 /// The one live handle on a key of a store, for one value type.
 ///
@@ -27,6 +28,8 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
 
     /// The cache and the Observation registrar; see ``ReferenceCore`` for why they are apart.
     @usableFromInline let core = ReferenceCore<Value>()
+    /// Set once another reference type shares the key; see ``noteSiblingReference()``.
+    @usableFromInline let hasSiblings = Atomic<Bool>(false)
     @usableFromInline var state: Locked<ReferenceState<Value>> { core.state }
 
     /// Made only by the registry, which guarantees one instance per key and type.

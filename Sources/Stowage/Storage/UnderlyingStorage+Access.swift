@@ -15,14 +15,19 @@ extension UnderlyingStorage {
 
     /// Reads `key` as `Value`.
     ///
-    /// Uses a live reference's cache when there is one; otherwise reads and
-    /// decodes once, without creating a reference.
+    /// Uses a live reference's cache when there is one (for word-sized values,
+    /// which decode faster than a reference is found, it always reads the
+    /// store); otherwise reads and decodes once, without creating a reference.
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a `Value`.
     @inlinable
     public func value<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value? {
+        // A word-sized value decodes faster than a live reference can be found, so only
+        // other types look for one, to reuse its cached decoding.
         let referenceType = ObjectIdentifier(StorageReference<Self, Value>.self)
-        if let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: ObjectIdentifier(self), key: key) {
+        if !ReferenceCore<Value>.usesFastSlot,
+            let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: ObjectIdentifier(self), key: key)
+        {
             // The registry matched the exact reference type, so the downcast can not be wrong.
             return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).value()
         }

@@ -41,6 +41,7 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     public var value: Value {
         get {
             core.trackAccess()
+            if let value = core.fastValue() { return value }
             let (cached, generation) = core.cachedRead()
             switch cached ?? reference.readAndCache(startedAt: generation) {
             case .present(let value): return value
