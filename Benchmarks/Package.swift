@@ -1,0 +1,40 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A package of its own, so that users of Stowage never resolve package-benchmark.
+let package = Package(
+    name: "StowageBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, because a path dependency is otherwise known by its folder's
+        // name, which is whatever a clone of the repository is called.
+        .package(name: "Stowage", path: "../"),
+        // ordo-one/package-benchmark, renamed; the old identity warns on every run.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Baseline only: swift-configuration's in-memory reader.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StowageBenchmarks",
+            dependencies: [
+                .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            path: "Benchmarks/StowageBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}
