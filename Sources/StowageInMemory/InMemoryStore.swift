@@ -47,6 +47,9 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
         }
     }
 
+    /// Writes and compare-and-swap share the store's own lock, so Stowage needs none around them.
+    public static let replacesAtomically = true
+
     /// Atomic under the store's own lock, so `modify` never loses a write.
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) -> Bool {
         entries.withLock { entries in

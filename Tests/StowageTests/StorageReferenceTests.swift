@@ -162,4 +162,52 @@ struct StorageReferenceTests {
         #expect(reference.name == "Ada")
         #expect(reference.address?.city == "Paris")
     }
+
+    @Test func modifyToNilLeavesTheCacheAgreeingWithTheStore() throws {
+        let store = CountingStore()
+        let nickname = store.reference(forKey: "nickname", as: String?.self)
+        try nickname.set("Ada")
+        try nickname.modify { $0 = String??.some(nil) }
+        #expect(store.storedValue(forKey: "nickname") == nil)
+        #expect(nickname.content == nil, "the cache says absent, as a fresh read would")
+        #expect(!nickname.hasStoredValue)
+    }
+
+    @Test func aStoredTopLevelNullReadsAsAbsent() throws {
+        let store = CountingStore()
+        store.setStoredValue(.null, forKey: "count")
+        let reference = store.reference(forKey: "count", as: Int.self)
+        #expect(reference.content == nil)
+        #expect(reference.lastError == nil)
+        #expect(!reference.hasStoredValue)
+        #expect(try store.value(forKey: "count", as: Int.self) == nil)
+        try reference.modify(default: 1) { $0 += 1 }
+        #expect(reference.content == 2)
+    }
+
+    struct Lossy: Codable, Storable, Equatable {
+        var kept = 0
+        var notStored = 0
+        enum CodingKeys: String, CodingKey { case kept }
+    }
+
+    @Test func afterALossyWriteTheCacheAgreesWithAFreshRead() throws {
+        let store = CountingStore()
+        let reference = store.reference(forKey: "lossy", as: Lossy.self)
+        try reference.set(Lossy(kept: 1, notStored: 5))
+        #expect(reference.content == Lossy(kept: 1, notStored: 0))
+    }
+
+    @Test func anObserverOfAnotherReferenceReadsTheNewValueThroughTheWriter() throws {
+        let store = CountingStore()
+        let writer = store.reference(forKey: "count", as: Int.self)
+        let other = store.reference(forKey: "count", as: Int64.self)
+        try writer.set(1)
+        _ = writer.content
+        let seenThroughWriter = Locked<[Int?]>([])
+        let token = other.observe { _ in seenThroughWriter.withLock { $0.append(writer.content) } }
+        try writer.set(2)
+        #expect(seenThroughWriter.withLock { $0 } == [2])
+        token.cancel()
+    }
 }

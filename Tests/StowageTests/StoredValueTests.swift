@@ -41,6 +41,12 @@ struct StoredValueTests {
         #expect(try mixed.storedValue() == Set(Array(mixed).reversed()).storedValue())
     }
 
+    @Test func setsOrderIntegersAsNumbersWhicheverCaseHoldsThem() throws {
+        // A store may hand back a small number as .unsignedInteger.
+        let stored = try Set<StoredValue>([.unsignedInteger(3), .signedInteger(5), .signedInteger(-1)]).storedValue()
+        #expect(stored == [-1, 3, 5])
+    }
+
     @Test func literalsBuildNestedValues() {
         let value: StoredValue = ["name": "Ada", "launches": 3, "ratio": 0.5, "beta": true, "tags": ["a"], "none": nil]
         #expect(value == .dictionary([

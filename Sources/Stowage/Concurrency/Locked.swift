@@ -20,9 +20,11 @@ import Musl
 /// let entries = Locked<[String: StoredValue]>([:])
 /// entries.withLock { $0["launchCount"] = 1 }
 /// ```
-public final class Locked<State>: @unchecked Sendable {
+public final class Locked<State: Sendable>: @unchecked Sendable {
     // Safe to share: `state` is touched only inside `withLock`, which holds
-    // the lock; the lock lives in its own allocation so its address never moves.
+    // the lock; the lock lives in its own allocation so its address never
+    // moves; and `State` is Sendable, so what `withLock` hands out may cross
+    // threads.
     @usableFromInline let lock: OpaquePointer
     /// Exclusivity is guaranteed by the lock, so the runtime check is skipped.
     @exclusivity(unchecked) @usableFromInline var state: State

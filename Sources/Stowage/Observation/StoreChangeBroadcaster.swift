@@ -10,7 +10,7 @@ final class StoreChangeBroadcaster: Sendable {
     @usableFromInline static let shared = StoreChangeBroadcaster()
 
     private struct Listeners {
-        let store: AnyObject
+        let store: any AnyObject & Sendable
         var continuations: [UInt64: AsyncStream<StoreChange>.Continuation] = [:]
     }
 

@@ -20,6 +20,8 @@ final class ReferenceCore<Value: Storable>: Observable, Sendable {
     @usableFromInline let state = Locked(ReferenceState<Value>())
     @usableFromInline let registrar = ObservationRegistrar()
     /// Built once: forming a key path in generic code costs more than a cached read.
+    /// `nonisolated(unsafe)` only because `KeyPath` is not marked `Sendable`; it
+    /// is immutable, and this one is never changed after `init`.
     @usableFromInline nonisolated(unsafe) let trackedKeyPath: KeyPath<ReferenceCore, Void>
 
     /// Bit 0: a writer is updating the slot; bit 1: the slot holds a present

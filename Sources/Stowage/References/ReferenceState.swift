@@ -1,6 +1,6 @@
-/// The mutable part of a ``StorageReference``, kept behind its mutex.
+/// The mutable part of a ``StorageReference``, kept in its core's `Locked`.
 @usableFromInline
-struct ReferenceState<Value: Storable> {
+struct ReferenceState<Value: Storable>: Sendable {
     /// `nil` while the cache is invalid.
     @usableFromInline var cached: ReadResult<Value>?
     /// Bumped by every change, so a read that raced a change never fills the cache with a stale value.
@@ -16,7 +16,7 @@ struct ReferenceState<Value: Storable> {
 /// One subscriber of a reference: a stream or a closure.
 @usableFromInline
 struct ReferenceObserver<Value: Storable>: Sendable {
-    enum Delivered: Equatable {
+    enum Delivered: Equatable, Sendable {
         case nothing
         case absent
         case value(StoredValue)

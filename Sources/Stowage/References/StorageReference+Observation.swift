@@ -1,12 +1,14 @@
 import Synchronization
 
 extension StorageReference: ChangeReceiving {
-    /// Called when the key changed by any other route than this reference.
+    /// Marks that another reference type shares this key, so writes through
+    /// this one tell it (see `didWrite`).
     @usableFromInline
     package func noteSiblingReference() {
         hasSiblings.store(true, ordering: .sequentiallyConsistent)
     }
 
+    /// Called when the key changed by any other route than this reference.
     @usableFromInline
     package func storageDidChange() {
         let hasObservers = core.withMutation {
@@ -25,7 +27,7 @@ extension StorageReference {
     ///
     /// Each access makes a new stream; ending or cancelling one never affects
     /// another. A value that can not be read as `Value` arrives as `nil` and is
-    /// reported. The stream keeps the reference alive while it is iterated and
+    /// reported. The stream keeps the reference alive until it ends and
     /// buffers every change, so a consumer that falls behind still sees each
     /// distinct value in order.
     public var changes: AsyncStream<Value?> {
@@ -34,8 +36,9 @@ extension StorageReference {
 
     /// Calls `handler` after every change of the value (not with the current one).
     ///
-    /// The handler runs on the thread that made or announced the change, never
-    /// under a Stowage lock. Observing stops when the returned token is
+    /// The handler runs on a thread that made or announced a change (one
+    /// thread delivers at a time, so values arrive in order), never under a
+    /// Stowage lock; it may run after the write that caused it has returned. Observing stops when the returned token is
     /// cancelled or deinitialised.
     /// - Returns: a token; keep it as long as you want to observe.
     public func observe(_ handler: @escaping @Sendable (Value?) -> Void) -> ObservationToken {
@@ -120,7 +123,7 @@ extension ReferenceObserver.Delivered {
     init(_ result: ReadResult<Value>) {
         switch result {
         case .absent: self = .absent
-        case .present(let value): self = (try? value.storedValue()).map { .value($0) } ?? .nothing
+        case .present(let value): self = (try? value.storedValue()).map { .value($0) } ?? .failure("a value that could not be encoded")
         case .failed(let error): self = .failure(error.message)
         }
     }

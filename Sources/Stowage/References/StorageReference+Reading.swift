@@ -1,6 +1,7 @@
 
 extension StorageReference {
-    /// Reads the value, surfacing any error instead of reporting it.
+    /// Reads the value, throwing any error. (A failed read is also reported
+    /// once through `StorageError.reportingHandler`, like every failed read.)
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
     @inlinable
@@ -46,7 +47,8 @@ extension StorageReference {
     /// Reads and decodes without touching the cache.
     func readFromStorage() -> ReadResult<Value> {
         do {
-            guard let stored = try storage.storedValue(forKey: key) else { return .absent }
+            // A top-level null is no value, as writing one removes the key.
+            guard let stored = try storage.storedValue(forKey: key), stored != .null else { return .absent }
             return .present(try decode(stored))
         } catch {
             return .failed(storageError(from: error, reading: true))

@@ -1,7 +1,8 @@
 public import Synchronization
 
 extension StorageReference {
-    /// Writes `newValue`; writing `nil` (for an optional `Value`) removes the key.
+    /// Writes `newValue`. Writing `nil`, or a value whose stored form is null
+    /// (an optional holding `nil`), removes the key.
     /// - Throws: ``StorageError`` when the value can not be encoded or the store fails.
     @inlinable
     public func set(_ newValue: Value?) throws {
@@ -18,7 +19,7 @@ extension StorageReference {
             didWrite(nil, ticket: ticket)
             throw failure
         }
-        didWrite(stored == nil ? .absent : newValue.map { .present($0) } ?? .absent, ticket: ticket)
+        didWrite(cacheEntry(afterWriting: stored), ticket: ticket)
     }
 
     /// Removes the key from the store.
@@ -48,7 +49,7 @@ extension StorageReference {
             do { current = try storage.storedValue(forKey: key) } catch { throw storageError(from: error, reading: true) }
             var value: Value?
             do {
-                value = try current.map { try decode($0) }
+                value = try current.flatMap { $0 == .null ? nil : try decode($0) }
             } catch let error as StorageError where replacingUnreadable {
                 error.report()
                 value = nil
@@ -68,7 +69,7 @@ extension StorageReference {
                 throw storageError(from: error, reading: false)
             }
             if replaced {
-                didWrite(value.map { .present($0) } ?? .absent, ticket: ticket)
+                didWrite(cacheEntry(afterWriting: replacement), ticket: ticket)
                 return result
             }
             // Another writer got in first and nothing was written: try again from its value.
@@ -102,21 +103,24 @@ extension StorageReference {
         return stored
     }
 
-    /// After a write: tells every other reference to the key, then keeps the
-    /// written value in this one's cache unless another change came in between
-    /// (`written` is `nil` when the outcome is unknown).
+    /// What the cache may hold after writing `stored`: what a fresh read would
+    /// decode, so the cache never disagrees with the store, even for a lossy
+    /// conversion. Only word-sized values are decoded here, where that is
+    /// nearly free; for others the cache is left for the next read to fill.
+    @inlinable
+    func cacheEntry(afterWriting stored: StoredValue?) -> ReadResult<Value>? {
+        guard let stored else { return .absent }
+        guard ReferenceCore<Value>.usesFastSlot, let value = try? Value(storedValue: stored) else { return nil }
+        return .present(value)
+    }
+
+    /// After a write: updates this reference's cache first (with the written
+    /// value, unless another change came in between: `written` is `nil` when
+    /// the outcome is unknown), so that anyone told of the change below reads
+    /// the new value through it; then tells the key's other references, the
+    /// store-wide streams and this reference's observers.
     @inlinable
     func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
-        let storeID = ObjectIdentifier(storage)
-        // A key with no other live reference, the usual case, needs no registry lookup.
-        // Sequentially consistent on both sides: a sibling made while this write is
-        // under way either sees the written value or is seen here.
-        if hasSiblings.load(ordering: .sequentiallyConsistent) {
-            for other in ReferenceRegistry.shared.references(storeID: storeID, key: key, excluding: self) {
-                other.storageDidChange()
-            }
-        }
-        StoreChangeBroadcaster.shared.broadcast(.key(key), fromStoreID: storeID)
         let hasObservers = core.withMutation {
             state.withLock { state -> Bool in
                 if let written, state.generation == ticket {
@@ -129,6 +133,16 @@ extension StorageReference {
                 return !state.observers.isEmpty
             }
         }
+        let storeID = ObjectIdentifier(storage)
+        // A key with no other live reference, the usual case, needs no registry lookup.
+        // Sequentially consistent on both sides: a sibling made while this write is
+        // under way either sees the written value or is seen here.
+        if hasSiblings.load(ordering: .sequentiallyConsistent) {
+            for other in ReferenceRegistry.shared.references(storeID: storeID, key: key, excluding: self) {
+                other.storageDidChange()
+            }
+        }
+        StoreChangeBroadcaster.shared.broadcast(.key(key), fromStoreID: storeID)
         if hasObservers { deliverToObservers() }
     }
 }

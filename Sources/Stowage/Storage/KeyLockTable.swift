@@ -1,10 +1,12 @@
 
 /// A fixed set of locks shared by all keys of all stores, picked by hash.
 ///
-/// It serialises a store's plain writes with its default compare-and-swap, so
-/// that a `modify` racing a `set` can not lose the `set`. A fixed table costs
-/// no allocation per key; two keys sharing a lock only ever wait for a store
-/// call, never for user code, so sharing can not deadlock.
+/// It serialises a store's plain writes with the default compare-and-swap, so
+/// that a `modify` racing a `set` can not lose the `set`, for stores that do
+/// not replace atomically on their own. A fixed table costs no allocation per
+/// key. The lock is held only around the store's own methods, which must not
+/// call back into Stowage (see `UnderlyingStorage`); stores that replace
+/// atomically never take it.
 @usableFromInline
 final class KeyLockTable: Sendable {
     @usableFromInline static let shared = KeyLockTable()

@@ -35,7 +35,7 @@ extension UnderlyingStorage {
         do { stored = try storedValue(forKey: key) } catch {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read by the store.")
         }
-        guard let stored else { return nil }
+        guard let stored, stored != .null else { return nil }
         do {
             return try Value(storedValue: stored)
         } catch {

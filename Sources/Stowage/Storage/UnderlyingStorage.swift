@@ -18,9 +18,13 @@
 /// Stowage's back (another process, a reload, a bulk operation) with
 /// ``announceChanges(forKeys:)``.
 ///
-/// Read and write through the public API (`value(forKey:)`, `set(_:forKey:)`,
-/// references and wrappers), not through these requirements: the public API
-/// keeps caches coherent and notifies observers.
+/// Programs read and write through the public API (`value(forKey:)`,
+/// `set(_:forKey:)`, references and wrappers), not through these
+/// requirements: the public API keeps caches coherent and notifies observers.
+/// A store's own methods, in turn, must not call back into that API: unless
+/// the store declares ``replacesAtomically``, Stowage calls them under a
+/// per-key lock. A store that wraps another calls the inner store's
+/// requirements directly and announces what changed.
 public protocol UnderlyingStorage: AnyObject, Sendable {
     /// The value kept for `key`, or `nil` when the key is absent.
     /// - Throws: when the store can not be read; Stowage reports it as a ``StorageError``.
@@ -42,9 +46,17 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// own, or a lock shared with other processes).
     /// - Returns: whether the value was replaced.
     func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool
+
+    /// Whether this store's ``replaceStoredValue(forKey:expecting:with:)`` is
+    /// atomic with its own writes. When it is, Stowage takes no lock of its own
+    /// around the store's methods. The default is `false`: the default
+    /// compare-and-swap needs Stowage to serialise every write it makes.
+    static var replacesAtomically: Bool { get }
 }
 
 extension UnderlyingStorage {
+    public static var replacesAtomically: Bool { false }
+
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
         try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
             guard try storedValue(forKey: key) == expected else { return false }
@@ -63,10 +75,15 @@ extension UnderlyingStorage {
         }
     }
 
-    /// Every write Stowage makes goes through here, under the same per-key lock
-    /// the default `replaceStoredValue` takes, so `modify` never loses a write.
+    /// Every write Stowage makes goes through here. Unless the store replaces
+    /// atomically on its own, it writes under the same per-key lock the default
+    /// `replaceStoredValue` takes, so `modify` never loses a racing write.
     @inlinable
     package func writeRaw(_ value: StoredValue?, forKey key: String) throws {
+        if Self.replacesAtomically {
+            try applyRaw(value, forKey: key)
+            return
+        }
         try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
             try applyRaw(value, forKey: key)
         }

@@ -13,9 +13,9 @@ extension StoredValue {
         case let (.bool(a), .bool(b)): return !a && b
         case let (.signedInteger(a), .signedInteger(b)): return a < b
         case let (.unsignedInteger(a), .unsignedInteger(b)): return a < b
-        // Unsigned values are above Int64.max, so they follow every signed one.
-        case (.signedInteger, .unsignedInteger): return true
-        case (.unsignedInteger, .signedInteger): return false
+        // Compared as numbers: a store may hand back a small value in either case.
+        case let (.signedInteger(a), .unsignedInteger(b)): return a < 0 || UInt64(a) < b
+        case let (.unsignedInteger(a), .signedInteger(b)): return b >= 0 && a < UInt64(b)
         case let (.double(a), .double(b)): return a.bitPattern < b.bitPattern
         case let (.string(a), .string(b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
         case let (.data(a), .data(b)): return a.lexicographicallyPrecedes(b)

@@ -66,7 +66,9 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     /// Atomically reads, transforms and writes, starting from the default when
     /// the key is absent or its value unreadable (that value is replaced, as
     /// assigning through the wrapper would). `body` may run more than once
-    /// under contention. A store failure is reported, not thrown.
+    /// under contention. A store failure is reported, not thrown; if the store
+    /// could not even be read, `body` runs once on the default, so there is a
+    /// result to return, and nothing is written.
     @discardableResult
     public func modify<Result>(_ body: (inout Value) -> Result) -> Result {
         var lastOutcome: Result?

@@ -77,28 +77,22 @@ extension StorageConformanceSuite {
     func checkConcurrentWritersOfDistinctKeys(_ recorder: IssueRecorder) async throws {
         guard let (tasks, iterations, _) = concurrencyBounds(recorder) else { return }
         let storage = try freshStorage()
-        let gate = StartGate()
-        await withTaskGroup(of: Void.self) { group in
-            for task in 0..<tasks {
-                group.addTask {
-                    await gate.wait()
-                    for iteration in 0..<iterations {
-                        let key = "concurrency.distinct.\(task).\(iteration)"
-                        let value = "task \(task), iteration \(iteration)"
-                        let done: Void? = recorder.attempt("Task \(task) writing \"\(key)\"") {
-                            // Half through references, half through the store API, as an app would.
-                            if iteration.isMultiple(of: 2) {
-                                try storage.reference(forKey: key, as: String.self).set(value)
-                            } else {
-                                try storage.set(value, forKey: key)
-                            }
-                        }
-                        guard done != nil else { return }
-                        await Task.yield()
+        // On threads, not tasks: see runOnParallelThreads for why.
+        await runOnParallelThreads(tasks) { task in
+            for iteration in 0..<iterations {
+                let key = "concurrency.distinct.\(task).\(iteration)"
+                let value = "task \(task), iteration \(iteration)"
+                let done: Void? = recorder.attempt("Task \(task) writing \"\(key)\"") {
+                    // Half through references, half through the store API, as an app would.
+                    if iteration.isMultiple(of: 2) {
+                        try storage.reference(forKey: key, as: String.self).set(value)
+                    } else {
+                        try storage.set(value, forKey: key)
                     }
                 }
+                guard done != nil else { return }
+                yieldThread()
             }
-            gate.open()
         }
         for task in 0..<tasks {
             for iteration in 0..<iterations {

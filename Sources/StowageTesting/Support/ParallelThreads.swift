@@ -1,3 +1,4 @@
+import Foundation
 import Stowage
 #if canImport(Glibc)
 import Glibc
@@ -17,49 +18,23 @@ import Darwin
 /// and interleaved by the kernel whatever else the process is doing. They
 /// start behind a spinning barrier, so they begin as close together as the
 /// machine allows.
-func runOnParallelThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+package func runOnParallelThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    guard count > 0 else { return }
     let arrived = Locked(0)
+    let finished = Locked(0)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let finished = Locked(0)
         for index in 0..<count {
-            let work = ThreadWork {
+            let thread = Thread {
                 arrived.withLock { $0 += 1 }
                 while arrived.withLock({ $0 }) < count { _ = sched_yield() }
                 body(index)
-                if finished.withLock({ count in
-                    count += 1
-                    return count
-                }) == count {
-                    continuation.resume()
+                let done = finished.withLock { finished in
+                    finished += 1
+                    return finished
                 }
+                if done == count { continuation.resume() }
             }
-            work.start()
-        }
-    }
-}
-
-/// One detached pthread running a closure.
-private final class ThreadWork: Sendable {
-    let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-    }
-
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { context in
-            let work = Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue()
-            work.body()
-            return nil
-        }, context)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            // No thread could be made: run inline, so the check still completes.
-            Unmanaged<ThreadWork>.fromOpaque(context).release()
-            body()
+            thread.start()
         }
     }
 }

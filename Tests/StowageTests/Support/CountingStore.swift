@@ -1,5 +1,10 @@
 import Stowage
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A store that counts calls, so tests can prove what did (not) reach the store.
 /// It uses the protocol's default compare-and-swap on purpose.
@@ -39,4 +44,24 @@ final class FailingStore: UnderlyingStorage {
     func storedValue(forKey key: String) throws -> StoredValue? { throw Failure() }
     func setStoredValue(_ value: StoredValue, forKey key: String) throws { throw Failure() }
     func removeStoredValue(forKey key: String) throws { throw Failure() }
+}
+
+/// A store whose writes take a while, using the default compare-and-swap, so
+/// that a race between a write and a compare-and-swap is likely to show.
+final class SlowWritingStore: UnderlyingStorage {
+    private let entries = Locked<[String: StoredValue]>([:])
+
+    func storedValue(forKey key: String) -> StoredValue? {
+        entries.withLock { $0[key] }
+    }
+
+    func setStoredValue(_ value: StoredValue, forKey key: String) {
+        usleep(20)
+        entries.withLock { $0[key] = value }
+    }
+
+    func removeStoredValue(forKey key: String) {
+        usleep(20)
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
 }
