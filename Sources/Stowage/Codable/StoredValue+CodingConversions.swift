@@ -77,8 +77,7 @@ extension StoredValue {
         case .date(let date):
             return date
         case .string(let string):
-            if let date = try? Self.fractionalISO8601.parse(string) { return date }
-            if let date = try? Self.wholeSecondISO8601.parse(string) { return date }
+            if let date = Date(iso8601String: string) { return date }
             throw StorageError.codingInvalidContents(
                 expected: "a date", found: "a string that is not an ISO 8601 date", at: path())
         default:
@@ -142,6 +141,4 @@ extension StoredValue {
 
     // Both styles are tried because some Foundation versions only parse the
     // exact form a style describes; fractional first, as it keeps precision.
-    private static let fractionalISO8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let wholeSecondISO8601 = Date.ISO8601FormatStyle()
 }

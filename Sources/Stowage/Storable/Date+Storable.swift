@@ -22,9 +22,9 @@ extension Date: Storable {
 
     /// Parses ISO 8601 with or without fractional seconds, as files written by hand or by other tools hold both.
     package init?(iso8601String text: String) {
-        if let value = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
+        if let value = try? Self.fractionalISO8601.parse(text) {
             self = value
-        } else if let value = try? Date.ISO8601FormatStyle().parse(text) {
+        } else if let value = try? Self.wholeSecondISO8601.parse(text) {
             self = value
         } else {
             return nil
@@ -33,6 +33,10 @@ extension Date: Storable {
 
     /// The ISO 8601 text stores use for dates, with milliseconds so a round trip keeps sub-second precision.
     package var iso8601String: String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(self)
+        Self.fractionalISO8601.format(self)
     }
+
+    // Made once: a format style costs more to build than a date costs to parse.
+    private static let fractionalISO8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let wholeSecondISO8601 = Date.ISO8601FormatStyle()
 }
