@@ -34,6 +34,20 @@ func registerWrapperReadBenchmarks() {
         }
     }
 
+    Benchmark("1e Wrapper read - context UserDefaults.integer(forKey:), value stored in a suite") { benchmark in
+        // A value the program stored, as settings are; 1c reads a registered default,
+        // which UserDefaults answers from a faster path. The suite is removed afterwards.
+        let suiteName = "stowage.benchmarks"
+        guard let defaults = UserDefaults(suiteName: suiteName) else { return }
+        defaults.set(41, forKey: "launchCount")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(defaults.integer(forKey: "launchCount"))
+        }
+        benchmark.stopMeasurement()
+        defaults.removePersistentDomain(forName: suiteName)
+    }
+
     Benchmark("1d Wrapper read - context swift-configuration ConfigReader.int(forKey:)") { benchmark in
         let reader = ConfigReader(provider: InMemoryProvider(values: ["launchCount": 41]))
         benchmark.startMeasurement()
