@@ -23,9 +23,17 @@ final class ReferenceRegistry: Sendable {
         let key: String
     }
 
-    private struct Entry {
+    /// A class, so that reading entries copies a strong pointer: copying a
+    /// struct holding a weak reference copies the weak reference, which was a
+    /// quarter of a lookup.
+    private final class Entry: Sendable {
         let referenceType: ObjectIdentifier
-        weak var reference: (any ChangeReceiving)?
+        weak let reference: (any ChangeReceiving)?
+
+        init(referenceType: ObjectIdentifier, reference: any ChangeReceiving) {
+            self.referenceType = referenceType
+            self.reference = reference
+        }
     }
 
     private struct State {
@@ -43,10 +51,7 @@ final class ReferenceRegistry: Sendable {
         let slot = Slot(store: storeID, key: key)
         return state.withLock { state -> (any ChangeReceiving)? in
             guard let entries = state.slots[slot] else { return nil }
-            for entry in entries where entry.referenceType == referenceType {
-                if let live = entry.reference { return live }
-            }
-            return nil
+            return Self.liveReference(ofType: referenceType, in: entries)
         }
     }
 
@@ -60,10 +65,10 @@ final class ReferenceRegistry: Sendable {
         // unlocking, so that no `deinit` runs inside the lock.
         var released: [any ChangeReceiving] = []
         let result = state.withLock { state -> any ChangeReceiving in
-            var entries = state.slots[slot] ?? []
-            for entry in entries where entry.referenceType == referenceType {
-                if let live = entry.reference { return live }
+            if let entries = state.slots[slot], let live = Self.liveReference(ofType: referenceType, in: entries) {
+                return live
             }
+            var entries = state.slots[slot] ?? []
             let made = make()
             entries.removeAll { entry in
                 guard let live = entry.reference else { return true }
@@ -106,6 +111,13 @@ final class ReferenceRegistry: Sendable {
         return state.withLock { state in
             state.slots.lazy.filter { $0.key.store == storeID }.flatMap { $0.value.compactMap(\.reference) }
         }
+    }
+
+    private static func liveReference(ofType referenceType: ObjectIdentifier, in entries: [Entry]) -> (any ChangeReceiving)? {
+        for entry in entries where entry.referenceType == referenceType {
+            if let live = entry.reference { return live }
+        }
+        return nil
     }
 
     /// Drops dead entries; the next sweep is due after as many insertions as
