@@ -71,6 +71,8 @@ settings.launchCount = 12
 print("   a changes stream saw:", await watcher.value)
 
 print("5. Errors never trap")
+// Errors from non-throwing paths go to one process-wide hook; send them to your logger.
+StorageError.reportingHandler = { error in print("   reported:", error.message) }
 store.values.launchCount = "not a number"
 print("   launchCount holding a string reads as its default:", settings.launchCount)
 print("   and the error says why:", settings.$launchCount.lastError?.message ?? "none")
