@@ -73,9 +73,15 @@ struct CustomStorageGuideTests {
         #expect(guide.contains("extension JSONDictionaryFileStore {" + pieces[1]), "reload() in the guide differs")
     }
 
-    @Test func guideStorePassesTheConformanceSuite() async throws {
+    /// A fresh directory per test, so file tests never see each other's files.
+    private static func makeTemporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stowage-guide-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func guideStorePassesTheConformanceSuite() async throws {
+        let directory = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let options = StorageConformanceSuite<JSONDictionaryFileStore>.Options(
             externalChange: { store, key, value in
@@ -99,15 +105,17 @@ struct CustomStorageGuideTests {
     }
 
     @Test func guideStoreKeepsValuesAcrossInstances() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stowage-guide-\(UUID()).json")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let directory = try Self.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("settings.json")
         try JSONDictionaryFileStore(fileURL: url).set(41, forKey: "launchCount")
         #expect(try JSONDictionaryFileStore(fileURL: url).value(forKey: "launchCount", as: Int.self) == 41)
     }
 
     @Test func guideStoreRejectsACorruptFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stowage-guide-\(UUID()).json")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let directory = try Self.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("settings.json")
         try Data("{not json".utf8).write(to: url)
         #expect(throws: (any Error).self) { try JSONDictionaryFileStore(fileURL: url) }
     }
