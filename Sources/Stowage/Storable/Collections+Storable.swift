@@ -31,12 +31,3 @@ extension Dictionary: Storable where Key == String, Value: Storable {
 
     public func storedValue() throws -> StoredValue { .dictionary(try mapValues { try $0.storedValue() }) }
 }
-
-extension StorageError {
-    /// Adds where in a collection the failure happened.
-    package func prefixingReason(_ prefix: String) -> StorageError {
-        var copy = self
-        copy.reason = prefix + reason
-        return copy
-    }
-}

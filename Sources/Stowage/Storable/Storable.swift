@@ -22,12 +22,3 @@ public protocol Storable: Sendable {
     ///   `Int128` beyond 64 bits, a `Codable` type whose `encode(to:)` fails).
     func storedValue() throws -> StoredValue
 }
-
-extension StorageError {
-    /// A stored value of the wrong shape for `type`.
-    package static func typeMismatch<Value>(expected type: Value.Type, found value: StoredValue, detail: String? = nil) -> StorageError {
-        var reason = "expected \(type), found \(value.kindDescription)"
-        if let detail { reason += " (\(detail))" }
-        return StorageError(code: .typeMismatch, reason: reason + ".")
-    }
-}

@@ -1,0 +1,15 @@
+extension UnderlyingStorage {
+    /// The value for a typed key, or its default; setting writes it.
+    ///
+    /// Errors are reported (see `StorageError.reportingHandler`) and reads fall
+    /// back to the key's default.
+    public subscript<Value: Storable>(key: StorageKey<Value>) -> Value {
+        get { DefaultedReference(reference(forKey: key.name, as: Value.self), default: key.makeDefault).value }
+        set { DefaultedReference(reference(forKey: key.name, as: Value.self), default: key.makeDefault).value = newValue }
+    }
+
+    /// The reference for a typed key, carrying its default.
+    public func reference<Value: Storable>(for key: StorageKey<Value>) -> DefaultedReference<Self, Value> {
+        DefaultedReference(reference(forKey: key.name, as: Value.self), default: key.makeDefault)
+    }
+}
