@@ -11,14 +11,7 @@ extension StorageReference: ChangeReceiving {
     /// Called when the key changed by any other route than this reference.
     @usableFromInline
     package func storageDidChange() {
-        let hasObservers = core.withMutation {
-            state.withLock { state -> Bool in
-                core.setCached(nil, in: &state)
-                state.generation &+= 1
-                return !state.observers.isEmpty
-            }
-        }
-        if hasObservers { deliverToObservers() }
+        if recordChange() { deliverToObservers() }
     }
 }
 

@@ -47,19 +47,10 @@ extension StorageReference {
     /// Reads and decodes without touching the cache.
     func readFromStorage() -> ReadResult<Value> {
         do {
-            // A top-level null is no value, as writing one removes the key.
-            guard let stored = try storage.storedValue(forKey: key), stored != .null else { return .absent }
-            return .present(try decode(stored))
+            guard let value = try storage.readValue(forKey: key, as: Value.self) else { return .absent }
+            return .present(value)
         } catch {
             return .failed(storageError(from: error, reading: true))
-        }
-    }
-
-    func decode(_ stored: StoredValue) throws -> Value {
-        do {
-            return try Value(storedValue: stored)
-        } catch {
-            throw StorageError.wrapping(error, key: key, code: .invalidValue, reason: "the stored value could not be read as \(Value.self).")
         }
     }
 

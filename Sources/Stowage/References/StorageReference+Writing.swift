@@ -7,10 +7,7 @@ extension StorageReference {
     @inlinable
     public func set(_ newValue: Value?) throws {
         let stored = try encodeForWriting(newValue)
-        let ticket = state.withLock { state in
-            state.generation &+= 1
-            return state.generation
-        }
+        let ticket = takeWriteTicket()
         do {
             try storage.writeRaw(stored, forKey: key)
         } catch {
@@ -49,7 +46,7 @@ extension StorageReference {
             do { current = try storage.storedValue(forKey: key) } catch { throw storageError(from: error, reading: true) }
             var value: Value?
             do {
-                value = try current.flatMap { $0 == .null ? nil : try decode($0) }
+                value = try current.flatMap { $0 == .null ? nil : try Value.decoded(from: $0, forKey: key) }
             } catch let error as StorageError where replacingUnreadable {
                 error.report()
                 value = nil
@@ -57,10 +54,7 @@ extension StorageReference {
             let result = try body(&value)
             let replacement = try encodeForWriting(value)
             if replacement == current { return result }
-            let ticket = state.withLock { state in
-                state.generation &+= 1
-                return state.generation
-            }
+            let ticket = takeWriteTicket()
             let replaced: Bool
             do {
                 replaced = try storage.replaceStoredValue(forKey: key, expecting: current, with: replacement)
@@ -121,18 +115,7 @@ extension StorageReference {
     /// store-wide streams and this reference's observers.
     @inlinable
     func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
-        let hasObservers = core.withMutation {
-            state.withLock { state -> Bool in
-                if let written, state.generation == ticket {
-                    core.setCached(written, in: &state)
-                    state.lastError = nil
-                } else {
-                    core.setCached(nil, in: &state)
-                }
-                state.generation &+= 1
-                return !state.observers.isEmpty
-            }
-        }
+        let hasObservers = recordChange(written: written, ticket: ticket)
         let storeID = ObjectIdentifier(storage)
         // A key with no other live reference, the usual case, needs no registry lookup.
         // Sequentially consistent on both sides: a sibling made while this write is
@@ -144,5 +127,35 @@ extension StorageReference {
         }
         StoreChangeBroadcaster.shared.broadcast(.key(key), fromStoreID: storeID)
         if hasObservers { deliverToObservers() }
+    }
+
+    /// Bumps the generation before a write; the write may prime the cache
+    /// afterwards only if the generation is still this ticket.
+    @inlinable
+    func takeWriteTicket() -> UInt64 {
+        state.withLock { state in
+            state.generation &+= 1
+            return state.generation
+        }
+    }
+
+    /// Records a change of the key in the cache, as a change the Observation
+    /// framework sees: keeps `written` when this reference's write was the
+    /// only change since `ticket`, otherwise invalidates.
+    /// - Returns: whether the reference has observers to deliver to.
+    @inlinable
+    func recordChange(written: ReadResult<Value>? = nil, ticket: UInt64? = nil) -> Bool {
+        core.withMutation {
+            state.withLock { state -> Bool in
+                if let written, let ticket, state.generation == ticket {
+                    core.setCached(written, in: &state)
+                    state.lastError = nil
+                } else {
+                    core.setCached(nil, in: &state)
+                }
+                state.generation &+= 1
+                return !state.observers.isEmpty
+            }
+        }
     }
 }

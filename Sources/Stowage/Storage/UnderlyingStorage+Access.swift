@@ -31,16 +31,7 @@ extension UnderlyingStorage {
             // The registry matched the exact reference type, so the downcast can not be wrong.
             return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).value()
         }
-        let stored: StoredValue?
-        do { stored = try storedValue(forKey: key) } catch {
-            throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read by the store.")
-        }
-        guard let stored, stored != .null else { return nil }
-        do {
-            return try Value(storedValue: stored)
-        } catch {
-            throw StorageError.wrapping(error, key: key, code: .invalidValue, reason: "the stored value could not be read as \(Value.self).")
-        }
+        return try readValue(forKey: key, as: Value.self)
     }
 
     /// Writes `value` for `key`; an optional holding `nil` removes the key.

@@ -1,0 +1,26 @@
+extension Storable {
+    /// Decodes a stored value read for `key`, naming the key in any error.
+    @inlinable
+    package static func decoded(from stored: StoredValue, forKey key: String) throws -> Self {
+        do {
+            return try Self(storedValue: stored)
+        } catch {
+            throw StorageError.wrapping(error, key: key, code: .invalidValue, reason: "the stored value could not be read as \(Self.self).")
+        }
+    }
+}
+
+extension UnderlyingStorage {
+    /// Reads and decodes `key` straight from the store: the one place that
+    /// treats a top-level null as absent (writing one removes the key) and
+    /// names the key in a store failure.
+    @inlinable
+    package func readValue<Value: Storable>(forKey key: String, as type: Value.Type) throws -> Value? {
+        let stored: StoredValue?
+        do { stored = try storedValue(forKey: key) } catch {
+            throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read by the store.")
+        }
+        guard let stored, stored != .null else { return nil }
+        return try Value.decoded(from: stored, forKey: key)
+    }
+}
