@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Stowage", targets: ["Stowage"]),
         .library(name: "StowageInMemory", targets: ["StowageInMemory"]),
+        .library(name: "StowageJSONFile", targets: ["StowageJSONFile"]),
         .library(name: "StowageTesting", targets: ["StowageTesting"]),
         .executable(name: "stowage-example", targets: ["StowageExample"]),
     ],
@@ -14,14 +15,13 @@ let package = Package(
         .target(name: "Stowage"),
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
-        // The JSON file store's codec; the store and its product come with the JSON file store issue.
         .target(name: "StowageJSONFile", dependencies: ["Stowage"]),
         .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSONFile"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
-        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile"]),
+        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

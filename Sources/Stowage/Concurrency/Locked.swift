@@ -50,6 +50,16 @@ public final class Locked<State: Sendable>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Runs `body` only if the lock is free right now; returns `nil` otherwise.
+    ///
+    /// For background work that can come back later rather than wait behind
+    /// a long holder (a file store's change monitor, say).
+    package func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
+        guard PlatformLock.tryAcquire(UnsafeMutablePointer(lock)) else { return nil }
+        defer { release() }
+        return try body(&state)
+    }
+
     @usableFromInline func acquire() { PlatformLock.acquire(UnsafeMutablePointer(lock)) }
     @usableFromInline func release() { PlatformLock.release(UnsafeMutablePointer(lock)) }
 }
@@ -70,6 +80,7 @@ extension os_unfair_lock_s {
     }
 
     static func acquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_lock(lock) }
+    static func tryAcquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) -> Bool { os_unfair_lock_trylock(lock) }
     static func release(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_unlock(lock) }
 }
 #else
@@ -91,6 +102,7 @@ extension pthread_mutex_t {
     }
 
     static func acquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_lock(lock) }
+    static func tryAcquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) -> Bool { pthread_mutex_trylock(lock) == 0 }
     static func release(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_unlock(lock) }
 }
 #endif

@@ -1,8 +1,12 @@
-package import Stowage
+public import Stowage
 
 extension StorageError.Code {
     /// Bytes that should hold JSON text are not valid JSON.
-    package static let invalidJSON = StorageError.Code("invalidJSON")
+    public static let invalidJSON = StorageError.Code("invalidJSON")
+    /// The settings file was not JSON; it was moved aside and the store started empty.
+    public static let corruptFile = StorageError.Code("corruptFile")
+    /// In the nested key layout, a key would be both a value and the prefix of other keys.
+    public static let keyConflict = StorageError.Code("keyConflict")
 }
 
 extension StorageError {

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Path arithmetic on plain strings, so the store needs nothing beyond POSIX.
+enum FilePath {
+    /// `path`, made absolute against the current directory.
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let current = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return current == "/" ? "/" + path : current + "/" + path
+    }
+
+    /// Everything before the last `/`: `/a/b/c.json` gives `/a/b`.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+
+    /// Everything after the last `/`.
+    static func lastComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// The file `path` finally names once every symbolic link at its last
+    /// component is followed; `path` itself when it is not a link. The file
+    /// need not exist. A loop of links stops after 40 hops, as the kernel does.
+    static func resolvingSymbolicLinks(_ path: String, in fileSystem: some FileSystem) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = fileSystem.destinationOfSymbolicLink(at: current) else { return current }
+            current = destination.hasPrefix("/") ? destination : directory(of: current) + "/" + destination
+        }
+        return current
+    }
+
+    /// Creates `path` and its missing parents with `permissions`.
+    static func createDirectories(_ path: String, permissions: mode_t, in fileSystem: some FileSystem) throws(SystemCallError) {
+        if try fileSystem.status(ofItemAt: path, followingSymlinks: true) != nil { return }
+        let parent = directory(of: path)
+        if parent != path { try createDirectories(parent, permissions: permissions, in: fileSystem) }
+        do {
+            try fileSystem.createDirectory(at: path, permissions: permissions)
+        } catch where error.code == EEXIST {
+            // Another process made it first.
+        }
+    }
+}

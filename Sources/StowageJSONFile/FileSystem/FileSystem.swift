@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+package import Glibc
+#elseif canImport(Musl)
+package import Musl
+#elseif canImport(Darwin)
+package import Darwin
+#endif
+
+/// Every file-system call the JSON file store makes, behind one seam.
+///
+/// The store uses ``POSIXFileSystem``. Tests substitute an implementation that
+/// fails a chosen step (open, write, a short write, fsync, rename, the
+/// directory's fsync) to prove that no failure damages the file.
+package protocol FileSystem: Sendable {
+    /// `stat` (or `lstat` when not following links); `nil` when nothing is there.
+    func status(ofItemAt path: String, followingSymlinks: Bool) throws(SystemCallError) -> FileStatus?
+
+    /// The whole contents of the regular file at `path`, with the status of the file read.
+    func readFile(at path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus)
+
+    /// Creates a new file that must not exist yet, without following a link
+    /// planted at `path`, with exactly `permissions` whatever the umask.
+    /// - Returns: a descriptor open for writing.
+    func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32
+
+    /// `fstat`: the status of an open file.
+    func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus
+
+    /// Whether this process may write to `path` (`access(W_OK)`).
+    func isWritable(_ path: String) -> Bool
+
+    /// The names in the directory at `path`; empty when it can not be read.
+    func contentsOfDirectory(at path: String) -> [String]
+
+    /// Gives the file the owner and group of the file it replaces; best effort.
+    func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t)
+
+    /// One `write` call; it may write fewer bytes than given.
+    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int
+
+    /// `fsync`.
+    func synchronize(_ descriptor: Int32, path: String) throws(SystemCallError)
+
+    func close(_ descriptor: Int32)
+
+    /// `rename`, which replaces `destination` atomically.
+    func rename(_ source: String, to destination: String) throws(SystemCallError)
+
+    /// Opens the directory and `fsync`s it, so a rename in it is durable.
+    func synchronizeDirectory(at path: String) throws(SystemCallError)
+
+    /// `unlink`; best effort, for cleaning up.
+    func removeFile(at path: String)
+
+    /// `mkdir` of one directory.
+    func createDirectory(at path: String, permissions: mode_t) throws(SystemCallError)
+
+    /// What the symbolic link at `path` points to, or `nil` if it is not a link.
+    func destinationOfSymbolicLink(at path: String) -> String?
+
+    /// Opens (creating it if needed) the file whose `flock` coordinates writers.
+    func openLockFile(at path: String) throws(SystemCallError) -> Int32
+
+    /// Waits for an exclusive `flock` on `descriptor`.
+    func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError)
+
+    func unlock(_ descriptor: Int32)
+}

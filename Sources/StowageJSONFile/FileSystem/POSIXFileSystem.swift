@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+package import Glibc
+#elseif canImport(Musl)
+package import Musl
+#elseif canImport(Darwin)
+package import Darwin
+#endif
+
+/// The real file system, through POSIX calls that retry on `EINTR`.
+package struct POSIXFileSystem: FileSystem {
+    package init() {}
+
+    package func status(ofItemAt path: String, followingSymlinks: Bool) throws(SystemCallError) -> FileStatus? {
+        var info = stat()
+        let result = followingSymlinks ? stat(path, &info) : lstat(path, &info)
+        guard result == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw .lastError("stat", path: path)
+        }
+        return FileStatus(info)
+    }
+
+    package func readFile(at path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus) {
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .lastError("open for reading", path: path) }
+        defer { _ = systemClose(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .lastError("stat", path: path) }
+        let status = FileStatus(info)
+        guard status.kind == .regularFile else {
+            throw SystemCallError(operation: "reading", path: path, code: status.kind == .directory ? EISDIR : EINVAL)
+        }
+        // Read to the end rather than trusting the size: the file may grow while it is read.
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Int(info.st_size) + 1)
+        var chunk = [UInt8](repeating: 0, count: max(64 * 1024, min(Int(info.st_size) + 1, 16 * 1024 * 1024)))
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { read(descriptor, buffer.baseAddress, buffer.count) }
+            }
+            guard count >= 0 else { throw .lastError("read", path: path) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return (bytes, status)
+    }
+
+    package func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32 {
+        let descriptor = retryingOnInterrupt {
+            open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        }
+        guard descriptor >= 0 else { throw .lastError("creating the temporary file", path: path) }
+        // The umask narrowed the mode given to open; set it exactly.
+        guard fchmod(descriptor, permissions) == 0 else {
+            let error = SystemCallError.lastError("setting permissions", path: path)
+            _ = systemClose(descriptor)
+            unlink(path)
+            throw error
+        }
+        return descriptor
+    }
+
+    package func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .lastError("stat", path: path) }
+        return FileStatus(info)
+    }
+
+    package func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
+    package func contentsOfDirectory(at path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names = [String]()
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    package func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t) {
+        _ = fchown(descriptor, owner, group)
+    }
+
+    package func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int {
+        let count = retryingOnInterrupt { systemWrite(descriptor, bytes.baseAddress, bytes.count) }
+        guard count >= 0 else { throw .lastError("write", path: path) }
+        return count
+    }
+
+    package func synchronize(_ descriptor: Int32, path: String) throws(SystemCallError) {
+        guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .lastError("fsync", path: path) }
+    }
+
+    package func close(_ descriptor: Int32) {
+        _ = systemClose(descriptor)
+    }
+
+    package func rename(_ source: String, to destination: String) throws(SystemCallError) {
+        guard systemRename(source, destination) == 0 else { throw .lastError("rename over the file", path: destination) }
+    }
+
+    package func synchronizeDirectory(at path: String) throws(SystemCallError) {
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .lastError("opening the directory", path: path) }
+        defer { _ = systemClose(descriptor) }
+        guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .lastError("fsync of the directory", path: path) }
+    }
+
+    package func removeFile(at path: String) {
+        unlink(path)
+    }
+
+    package func createDirectory(at path: String, permissions: mode_t) throws(SystemCallError) {
+        guard mkdir(path, permissions) == 0 else { throw .lastError("creating the directory", path: path) }
+    }
+
+    package func destinationOfSymbolicLink(at path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    package func openLockFile(at path: String) throws(SystemCallError) -> Int32 {
+        let descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw .lastError("opening the lock file", path: path) }
+        return descriptor
+    }
+
+    package func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) {
+        guard retryingOnInterrupt({ flock(descriptor, LOCK_EX) }) == 0 else { throw .lastError("flock", path: path) }
+    }
+
+    package func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+    }
+}
+
+/// Repeats a system call that an interrupting signal cut short.
+func retryingOnInterrupt<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    while true {
+        let result = call()
+        if result >= 0 || errno != EINTR { return result }
+    }
+}
+
+// The C functions whose names the methods above shadow.
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, bytes, count) }
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call, with what was being done and to which path.
+package struct SystemCallError: Error, Sendable, CustomStringConvertible {
+    /// The step that failed, in words: "fsync of the temporary file".
+    package var operation: String
+    package var path: String
+    /// The `errno` value.
+    package var code: Int32
+
+    package init(operation: String, path: String, code: Int32) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// The current `errno`, attributed to `operation` on `path`.
+    static func lastError(_ operation: String, path: String) -> SystemCallError {
+        SystemCallError(operation: operation, path: path, code: errno)
+    }
+
+    package var description: String {
+        "\(operation) of \(path) failed: \(String(cString: strerror(code))) (errno \(code))"
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Stowage
+
+/// Notices changes other processes and people make to settings files.
+///
+/// Each backing with change detection gets a timer that checks its file's
+/// status (device, inode, size, modification time) every poll interval. On
+/// Linux, one inotify descriptor also watches the files' directories, so an
+/// edit, a rename over the file (as editors save) or a delete is noticed
+/// within milliseconds rather than at the next tick. A check only rereads a
+/// file whose status changed, and never waits behind a writer of this process:
+/// if one holds the file, the next tick or event checks again.
+final class FileChangeMonitor: Sendable {
+    static let shared = FileChangeMonitor()
+
+    private let queue = DispatchQueue(label: "Stowage.JSONFileStore.changes")
+    private let registrations = Locked<[ObjectIdentifier: Registration]>([:])
+
+    private final class Registration: Sendable {
+        weak let backing: JSONFileBacking?
+        let directory: String
+        // Only touched when made and when cancelled, both under `registrations`' lock.
+        nonisolated(unsafe) let timer: any DispatchSourceTimer
+
+        init(backing: JSONFileBacking, directory: String, timer: any DispatchSourceTimer) {
+            self.backing = backing
+            self.directory = directory
+            self.timer = timer
+        }
+    }
+
+    #if os(Linux)
+    private let inotify: Int32
+    /// Watch descriptors by directory, with the backings that use each.
+    private let watches = Locked<[String: DirectoryWatch]>([:])
+
+    private struct DirectoryWatch {
+        var descriptor: Int32
+        var users: Set<ObjectIdentifier>
+    }
+    // Kept alive for the life of the process.
+    nonisolated(unsafe) private let eventSource: (any DispatchSourceRead)?
+    #endif
+
+    private init() {
+        #if os(Linux)
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        inotify = descriptor
+        if descriptor >= 0 {
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+            eventSource = source
+            source.setEventHandler { FileChangeMonitor.shared.drainEvents() }
+            source.resume()
+        } else {
+            eventSource = nil
+        }
+        #endif
+    }
+
+    /// Starts checking `backing`'s file, if its options ask for it.
+    func watch(_ backing: JSONFileBacking) {
+        guard let interval = backing.options.changeDetection.pollInterval else { return }
+        let directory = FilePath.directory(of: FilePath.resolvingSymbolicLinks(backing.path, in: backing.fileSystem))
+        let identifier = ObjectIdentifier(backing)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = max(1_000_000, interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)))
+        timer.setEventHandler { [weak backing] in
+            guard let backing else {
+                FileChangeMonitor.shared.unwatch(identifier)
+                return
+            }
+            FileChangeMonitor.shared.addDirectoryWatchIfNeeded(for: identifier)
+            backing.checkForExternalChange()
+        }
+        registrations.withLock { $0[identifier] = Registration(backing: backing, directory: directory, timer: timer) }
+        addDirectoryWatchIfNeeded(for: identifier)
+        timer.resume()
+    }
+
+    private func unwatch(_ identifier: ObjectIdentifier) {
+        guard let registration = registrations.withLock({ $0.removeValue(forKey: identifier) }) else { return }
+        registration.timer.cancel()
+        #if os(Linux)
+        watches.withLock { watches in
+            guard var watch = watches[registration.directory] else { return }
+            watch.users.remove(identifier)
+            if watch.users.isEmpty {
+                inotify_rm_watch(inotify, watch.descriptor)
+                watches.removeValue(forKey: registration.directory)
+            } else {
+                watches[registration.directory] = watch
+            }
+        }
+        #endif
+    }
+
+    /// Watches the directory once it exists; until then the timer alone checks.
+    private func addDirectoryWatchIfNeeded(for identifier: ObjectIdentifier) {
+        #if os(Linux)
+        guard inotify >= 0, let registration = registrations.withLock({ $0[identifier] }) else { return }
+        let directory = registration.directory
+        watches.withLock { watches in
+            if watches[directory] != nil {
+                watches[directory]?.users.insert(identifier)
+                return
+            }
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB
+                | IN_DELETE_SELF | IN_MOVE_SELF)
+            let descriptor = inotify_add_watch(inotify, directory, mask)
+            guard descriptor >= 0 else { return }
+            watches[directory] = DirectoryWatch(descriptor: descriptor, users: [identifier])
+        }
+        #endif
+    }
+
+    #if os(Linux)
+    /// Reads and discards the pending events, then checks every watched file:
+    /// a stat each is cheaper than matching events to files by name.
+    private func drainEvents() {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while buffer.withUnsafeMutableBytes({ read(inotify, $0.baseAddress, $0.count) }) > 0 {}
+        let backings = registrations.withLock { $0.values.compactMap(\.backing) }
+        for backing in backings { backing.checkForExternalChange() }
+    }
+    #endif
+}

@@ -1,0 +1,227 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Stowage
+
+extension JSONFileBacking {
+    /// Why the file is being read, which decides what a bad file does.
+    enum ReloadMode {
+        /// The store is opening: a file that is not JSON is moved aside.
+        case opening
+        /// A writer holds the file lock and must know the file before replacing it.
+        case locked
+        /// A change was noticed: a bad file (perhaps half-saved by an editor) is
+        /// reported once and left alone until it changes again.
+        case monitoring
+    }
+
+    /// Loads the file the first time, and removes temporary files a killed writer left.
+    func open() {
+        do {
+            removeAbandonedTemporaryFiles()
+            announce(try reload(mode: .opening))
+        } catch {
+            state.withLock { $0.lastError = error }
+            error.report()
+        }
+    }
+
+    /// Rereads the file if its identity (device, inode, size, modification
+    /// time) changed since it was last read or written, and folds the pending
+    /// changes of this process back on top.
+    /// - Returns: the keys whose visible value changed.
+    func reload(mode: ReloadMode) throws(StorageError) -> [String] {
+        let status: FileStatus?
+        do {
+            status = try fileSystem.status(ofItemAt: path, followingSymlinks: true)
+        } catch {
+            return try becomeReadOnly("its status could not be read (\(error)).", error: error)
+        }
+        let known = state.withLock { $0.diskIdentity }
+        if let status, status.identity == known, status.kind == .regularFile { return [] }
+        if status == nil && known == nil { return replaceDisk(with: [:], identity: nil) }
+
+        guard let status, status.kind != .directory else {
+            if status == nil { return replaceDisk(with: [:], identity: nil) }
+            return try becomeReadOnly("a directory is in the settings file's place at \(path).", error: nil)
+        }
+        let bytes: [UInt8]
+        let readIdentity: FileStatus.Identity
+        do {
+            let read = try fileSystem.readFile(at: path)
+            bytes = read.bytes
+            readIdentity = read.status.identity
+        } catch {
+            if error.code == ENOENT { return replaceDisk(with: [:], identity: nil) }
+            let reason = error.code == EACCES || error.code == EPERM
+                ? "there is no permission to read \(path)." : "\(path) could not be read (\(error))."
+            return try becomeReadOnly(reason, error: error)
+        }
+        let document: JSONParser.Document
+        do {
+            document = try parser.parseDocument(bytes)
+        } catch {
+            return try handleUnparsableFile(error, identity: readIdentity, mode: mode)
+        }
+        guard case .dictionary(let members) = document.value else {
+            return try becomeReadOnly(
+                "\(path) holds \(document.value.kindDescription) at the top level, not a JSON object; the store will not overwrite it.",
+                error: nil)
+        }
+        if !document.duplicateKeys.isEmpty {
+            let keys = document.duplicateKeys.map { "\"\($0.key)\" (\($0.location))" }.joined(separator: ", ")
+            StorageError(code: .invalidJSON, reason: "\(path) repeats keys: \(keys); the last of each wins, and the next write keeps only it.").report()
+        }
+        if !fileSystem.isWritable(path) || !fileSystem.isWritable(FilePath.directory(of: FilePath.resolvingSymbolicLinks(path, in: fileSystem))) {
+            _ = replaceDisk(with: members, identity: readIdentity)
+            return try becomeReadOnly("there is no permission to write \(path) or its directory.", error: nil, keepContents: true)
+        }
+        state.withLock { $0.readOnlyReason = nil }
+        return replaceDisk(with: members, identity: readIdentity)
+    }
+
+    /// Installs a new disk document and rebuilds what readers see.
+    private func replaceDisk(with members: [String: StoredValue], identity: FileStatus.Identity?) -> [String] {
+        let layout = options.keyLayout
+        var dropped = [StorageError]()
+        let changed = state.withLock { state in
+            state.disk = members
+            state.diskIdentity = identity
+            state.reportedUnreadableIdentity = nil
+            var visible = members
+            for (key, change) in state.orderedPending {
+                do throws(StorageError) {
+                    try layout.apply(change.value, forKey: key, to: &visible)
+                } catch {
+                    // Another writer made the key a prefix (or a value); its change stands and ours is refused.
+                    state.pending.removeValue(forKey: key)
+                    dropped.append(error)
+                }
+            }
+            let changed = layout.changedKeys(from: state.visible, to: visible)
+            state.visible = visible
+            return changed
+        }
+        for error in dropped {
+            state.withLock { $0.lastError = error }
+            error.report()
+        }
+        return changed
+    }
+
+    /// Records why the store refuses writes and reports it; throws when a writer needs to know.
+    private func becomeReadOnly(_ reason: String, error underlying: (any Error)?, keepContents: Bool = false) throws(StorageError) -> [String] {
+        let error = StorageError(code: .readOnly, reason: "the store is read-only: \(reason)", underlyingError: underlying)
+        let isNew = state.withLock { state in
+            defer {
+                state.readOnlyReason = reason
+                state.lastError = error
+            }
+            return state.readOnlyReason != reason
+        }
+        if isNew { error.report() }
+        return []
+    }
+
+    /// A file that is not JSON: moved aside when opening or before a write, so
+    /// no data is destroyed and the store can go on; left alone otherwise.
+    private func handleUnparsableFile(_ parseError: StorageError, identity: FileStatus.Identity, mode: ReloadMode) throws(StorageError) -> [String] {
+        switch mode {
+        case .monitoring:
+            let isNew = state.withLock { state in
+                defer { state.reportedUnreadableIdentity = identity }
+                return state.reportedUnreadableIdentity != identity
+            }
+            if isNew {
+                StorageError(
+                    code: .invalidJSON,
+                    reason: "\(path) changed and is not valid JSON (\(parseError.reason)); keeping the values read before. "
+                        + "It will be read again when it changes, or moved aside before this process next writes.",
+                    underlyingError: parseError
+                ).report()
+            }
+            return []
+        case .opening:
+            return try withFileLock { () throws(StorageError) in try reload(mode: .locked) }
+        case .locked:
+            let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
+            let backup = backupPath(for: target)
+            do {
+                try fileSystem.rename(target, to: backup)
+            } catch {
+                return try becomeReadOnly(
+                    "\(path) is not valid JSON (\(parseError.reason)) and could not be moved aside (\(error)); it is left untouched.",
+                    error: error)
+            }
+            try? fileSystem.synchronizeDirectory(at: FilePath.directory(of: target))
+            let error = StorageError(
+                code: .corruptFile,
+                reason: "\(path) was not valid JSON (\(parseError.reason)). It was moved to \(backup), and the store "
+                    + "starts from the values it held before (none, when opening).",
+                underlyingError: parseError)
+            state.withLock { $0.lastError = error }
+            error.report()
+            // The file is gone; what this process knew stays, and the next write creates the file afresh.
+            let known = state.withLock { $0.disk }
+            return replaceDisk(with: known, identity: nil)
+        }
+    }
+
+    /// `settings.json.corrupt-20261122T101500Z`, with a counter if that exists already.
+    private func backupPath(for target: String) -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        let base = "\(target).corrupt-\(stamp)"
+        var candidate = base
+        var counter = 2
+        while (try? fileSystem.status(ofItemAt: candidate, followingSymlinks: false)) != nil {
+            candidate = "\(base)-\(counter)"
+            counter += 1
+        }
+        return candidate
+    }
+
+    /// Temporary files named like this store's, left by a writer that was killed mid-write.
+    private func removeAbandonedTemporaryFiles() {
+        let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
+        let directory = FilePath.directory(of: target)
+        let prefix = "." + FilePath.lastComponent(of: target) + ".tmp-"
+        guard fileSystem.contentsOfDirectory(at: directory).contains(where: { $0.hasPrefix(prefix) }) else { return }
+        // Under the lock: a live writer in another process holds it while its temporary file exists.
+        try? withFileLock { () throws(StorageError) in
+            for name in fileSystem.contentsOfDirectory(at: directory) where name.hasPrefix(prefix) {
+                fileSystem.removeFile(at: directory + "/" + name)
+            }
+        }
+    }
+}
+
+extension JSONFileBacking {
+    /// The change monitor's check: rereads a changed file unless this process
+    /// is using it right now, in which case the next tick or event comes back.
+    func checkForExternalChange() {
+        let outcome = fileGate.withLockIfAvailable { _ in
+            Result { () throws(StorageError) in try reload(mode: .monitoring) }
+        }
+        switch outcome {
+        case .success(let changed)?: announce(changed)
+        case .failure(let error)?: error.report()
+        case nil: break
+        }
+    }
+
+    /// Rereads the file now if it changed; for `JSONFileStore.reload()`.
+    func reloadNow() throws(StorageError) {
+        let outcome = fileGate.withLock { _ in
+            Result { () throws(StorageError) in try reload(mode: .monitoring) }
+        }
+        announce(try outcome.get())
+    }
+}

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Stowage
+
+extension JSONFileBacking {
+    /// Writes every pending change, after rereading the file if another
+    /// process changed it, so that both processes' keys survive.
+    /// - Returns: the keys other writers changed, for announcing.
+    func writePendingChanges() throws(StorageError) -> [String] {
+        try withFileLock { () throws(StorageError) in
+            let changed = try reload(mode: .locked)
+            try writeBatchUnderLock()
+            return changed
+        }
+    }
+
+    /// Writes the file from `disk` plus the pending changes; the caller holds
+    /// the file lock and has just reread the file. On failure the changes stay
+    /// pending, so the next write, `flush()` or the exit writes them anew into
+    /// a fresh temporary file.
+    func writeBatchUnderLock() throws(StorageError) {
+        let layout = options.keyLayout
+        let (batch, disk, identity) = state.withLock { state in
+            defer {
+                state.pending = [:]
+                state.isWriteScheduled = false
+            }
+            return (state.orderedPending, state.disk, state.diskIdentity)
+        }
+        guard !batch.isEmpty else { return }
+        var document = disk
+        for (key, change) in batch {
+            // `reload` dropped every change that conflicts with this disk state.
+            try? layout.apply(change.value, forKey: key, to: &document)
+        }
+        do {
+            let bytes = try serializer.serialize(.dictionary(document), expectedByteCount: Int(identity?.size ?? 0) + 64)
+            let written = try writeFile(bytes)
+            state.withLock { state in
+                state.disk = document
+                state.diskIdentity = written.identity
+            }
+        } catch {
+            state.withLock { state in
+                for (key, change) in batch where state.pending[key] == nil {
+                    state.pending[key] = change
+                }
+                state.lastError = error
+            }
+            throw error
+        }
+    }
+
+    private func writeFile(_ bytes: [UInt8]) throws(StorageError) -> FileStatus {
+        do {
+            let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
+            try FilePath.createDirectories(FilePath.directory(of: target), permissions: 0o700, in: fileSystem)
+            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: path, with: bytes)
+        } catch {
+            throw StorageError(
+                code: .storeFailure,
+                reason: "could not write the settings file at \(path): \(error). The file is unchanged and the changes are still pending.",
+                underlyingError: error
+            )
+        }
+    }
+
+    /// Runs `body` holding this process's file gate and the cross-process `flock`.
+    func withFileLock<Result>(_ body: () throws(StorageError) -> Result) throws(StorageError) -> Result {
+        let thread = currentThreadIdentifier()
+        if gateOwner.withLock({ $0 }) == thread {
+            throw StorageError(
+                code: .storeFailure,
+                reason: "a transaction on \(path) called back into its own store's flush, modify or transaction; use the transaction's own methods.")
+        }
+        let outcome = fileGate.withLock { gate -> Swift.Result<Result, StorageError> in
+            gateOwner.withLock { $0 = thread }
+            defer { gateOwner.withLock { $0 = 0 } }
+            do {
+                let descriptor = try lockDescriptor(&gate)
+                try fileSystem.lockExclusively(descriptor, path: lockPath)
+                defer { fileSystem.unlock(descriptor) }
+                return .success(try body())
+            } catch let error as StorageError {
+                return .failure(error)
+            } catch {
+                return .failure(StorageError(code: .storeFailure, reason: "could not lock \(lockPath): \(error).", underlyingError: error))
+            }
+        }
+        return try outcome.get()
+    }
+
+    private func lockDescriptor(_ gate: inout FileGate) throws(SystemCallError) -> Int32 {
+        if let descriptor = gate.lockDescriptor { return descriptor }
+        try FilePath.createDirectories(FilePath.directory(of: lockPath), permissions: 0o700, in: fileSystem)
+        let descriptor = try fileSystem.openLockFile(at: lockPath)
+        gate.lockDescriptor = descriptor
+        return descriptor
+    }
+}
+
+/// A number that tells the calling thread from every other live thread.
+func currentThreadIdentifier() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}

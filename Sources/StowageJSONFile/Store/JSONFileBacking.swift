@@ -1,0 +1,175 @@
+import Dispatch
+import Stowage
+
+/// The state of one settings file in this process, shared by every
+/// ``JSONFileStore`` opened on it with the same options, so that two store
+/// objects never keep two caches that fight over the file.
+///
+/// Three locks, always taken in this order and never while calling user code:
+/// `fileGate` serialises this process's file I/O for the file and holds the
+/// `flock` descriptor; the `flock` on the lock file serialises writers across
+/// processes; `state` guards the in-memory document for a few microseconds.
+final class JSONFileBacking: Sendable {
+    /// The settings path as given (absolute), which may be a symbolic link.
+    let path: String
+    /// The file whose `flock` every writer of this file takes.
+    let lockPath: String
+    let options: JSONFileStore.Options
+    let fileSystem: any FileSystem
+    let state = Locked(JSONFileState())
+    let fileGate = Locked(FileGate())
+    /// The thread inside `fileGate` (0 for none), so a transaction that calls
+    /// back into its own store fails instead of deadlocking.
+    let gateOwner = Locked<UInt>(0)
+    /// The store objects opened on this backing, told about changes made through each other.
+    private let stores = Locked<[WeakStore]>([])
+
+    struct FileGate: Sendable {
+        var lockDescriptor: Int32?
+    }
+
+    private struct WeakStore: Sendable {
+        weak var store: JSONFileStore?
+        let identifier: ObjectIdentifier
+    }
+
+    init(path: String, options: JSONFileStore.Options, fileSystem: any FileSystem) {
+        self.path = path
+        self.options = options
+        self.fileSystem = fileSystem
+        lockPath = FilePath.resolvingSymbolicLinks(path, in: fileSystem) + ".lock"
+        open()
+    }
+
+    deinit {
+        if let descriptor = fileGate.withLock({ $0.lockDescriptor }) { fileSystem.close(descriptor) }
+    }
+
+    var parser: JSONParser { JSONParser(maximumDepth: options.maximumDepth) }
+    var serializer: JSONSerializer { JSONSerializer(formatting: options.prettyPrinted ? .prettyPrinted : .compact, maximumDepth: options.maximumDepth) }
+
+    func register(_ store: JSONFileStore) {
+        stores.withLock { stores in
+            stores.removeAll { $0.store == nil }
+            stores.append(WeakStore(store: store, identifier: ObjectIdentifier(store)))
+        }
+    }
+
+    // MARK: Reading
+
+    func storedValue(forKey key: String) -> StoredValue? {
+        let layout = options.keyLayout
+        return state.withLock { layout.value(forKey: key, in: $0.visible) }
+    }
+
+    var hasPendingChanges: Bool {
+        state.withLock { !$0.pending.isEmpty }
+    }
+
+    // MARK: Writing
+
+    /// Applies a change in memory and arranges for it to reach the file.
+    /// - Returns: the keys whose values changed, for announcing.
+    func write(_ value: StoredValue?, forKey key: String) throws(StorageError) -> [String] {
+        let normalized = try value.map { value throws(StorageError) in
+            try JSONFileRepresentation.normalized(value, forKey: key, maximumDepth: options.maximumDepth)
+        }
+        let layout = options.keyLayout
+        let coalesced = options.durability == .coalesced
+        let outcome = state.withLock { state -> Result<(changed: [String], schedule: Bool), StorageError> in
+            if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: key, reason: reason)) }
+            let topKey = layout.topLevelKey(of: key)
+            let before = state.visible[topKey]
+            do throws(StorageError) {
+                try layout.apply(normalized, forKey: key, to: &state.visible)
+            } catch {
+                return .failure(error)
+            }
+            state.recordPending(normalized, forKey: key)
+            let changed = layout.changedKeys(from: before.map { [topKey: $0] } ?? [:], to: state.visible[topKey].map { [topKey: $0] } ?? [:])
+            let schedule = coalesced && !state.isWriteScheduled
+            if schedule { state.isWriteScheduled = true }
+            return .success((changed, schedule))
+        }
+        let (changed, schedule) = try outcome.get()
+        if coalesced {
+            if schedule { scheduleBackgroundWrite() }
+            return changed
+        }
+        return changed + (try writePendingChanges())
+    }
+
+    /// Compare-and-swap under the file lock, after rereading the file, so it is
+    /// atomic with every writer in every process; written before it returns.
+    func replace(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws(StorageError) -> (replaced: Bool, changed: [String]) {
+        let normalized = try newValue.map { value throws(StorageError) in
+            try JSONFileRepresentation.normalized(value, forKey: key, maximumDepth: options.maximumDepth)
+        }
+        let layout = options.keyLayout
+        return try withFileLock { () throws(StorageError) in
+            var changed = try reload(mode: .locked)
+            let outcome = state.withLock { state -> Result<Bool, StorageError> in
+                if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: key, reason: reason)) }
+                guard layout.value(forKey: key, in: state.visible) == expected else { return .success(false) }
+                let topKey = layout.topLevelKey(of: key)
+                let before = state.visible[topKey]
+                do throws(StorageError) {
+                    try layout.apply(normalized, forKey: key, to: &state.visible)
+                } catch {
+                    return .failure(error)
+                }
+                state.recordPending(normalized, forKey: key)
+                changed += layout.changedKeys(from: before.map { [topKey: $0] } ?? [:], to: state.visible[topKey].map { [topKey: $0] } ?? [:])
+                return .success(true)
+            }
+            guard try outcome.get() else { return (false, changed) }
+            try writeBatchUnderLock()
+            return (true, changed)
+        }
+    }
+
+    static func readOnlyError(key: String?, reason: String) -> StorageError {
+        StorageError(code: .readOnly, key: key, reason: "the store is read-only: \(reason)")
+    }
+
+    private func scheduleBackgroundWrite() {
+        let delay = options.writeDelay
+        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        // The closure keeps the backing alive until its changes are written.
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            self.writeInBackground()
+        }
+    }
+
+    private func writeInBackground() {
+        do {
+            announce(try writePendingChanges())
+        } catch {
+            error.report()
+        }
+    }
+
+    // MARK: Announcing
+
+    /// Tells every store object on this file that `keys` changed, except
+    /// `origin` about `originKey` (Stowage already knows of its own write).
+    func announce(_ keys: [String], exceptKey originKey: String? = nil, to origin: JSONFileStore? = nil) {
+        guard !keys.isEmpty else { return }
+        let targets = stores.withLock { $0.compactMap(\.store) }
+        for store in targets {
+            if let origin, store === origin, let originKey {
+                store.announceChanges(forKeys: keys.filter { $0 != originKey })
+            } else {
+                store.announceChanges(forKeys: keys)
+            }
+        }
+    }
+}
+
+extension JSONFileStore.KeyLayout {
+    /// The member of the top-level object that holds `key`.
+    func topLevelKey(of key: String) -> String {
+        guard case .nested(let separator) = self, !separator.isEmpty, let head = key.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false).first else { return key }
+        return String(head)
+    }
+}
