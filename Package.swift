@@ -21,7 +21,9 @@ let package = Package(
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSONFile"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
-        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageTesting"]),
+        // A second process for the JSON file store's multi-process and crash tests.
+        .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"]),
+        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageTesting", "StowageJSONFileWorker"]),
     ],
     swiftLanguageModes: [.v6]
 )
