@@ -1,0 +1,123 @@
+import Foundation
+import StowageJSONFile
+import Testing
+
+/// When writes reach the disk, with which permissions, and through links.
+struct JSONFileStoreWritingTests {
+    let directory = TemporaryDirectory()
+
+    @Test func settersReturnBeforeWritingAndFlushMakesThemDurable() throws {
+        let store = JSONFileStore(url: directory.url(), options: .init(writeDelay: .seconds(30)))
+        for count in 1...100 { try store.set(count, forKey: "count") }
+        #expect(fileBytes(directory.file()) == nil, "a setter must not write the file")
+        #expect(try store.value(forKey: "count", as: Int.self) == 100)
+        try store.flush()
+        #expect(try store.reopened().value(forKey: "count", as: Int.self) == 100)
+    }
+
+    @Test func backgroundWritesHappenWithinTheDelay() async throws {
+        let store = JSONFileStore(url: directory.url(), options: .init(writeDelay: .milliseconds(20)))
+        try store.set("soon", forKey: "when")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while fileBytes(directory.file()) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(try store.reopened().value(forKey: "when", as: String.self) == "soon")
+    }
+
+    @Test func immediateDurabilityWritesBeforeTheSetterReturns() throws {
+        let store = JSONFileStore(url: directory.url(), options: .init(durability: .immediate))
+        try store.set(42, forKey: "answer")
+        #expect(try store.reopened().value(forKey: "answer", as: Int.self) == 42)
+    }
+
+    @Test func aNormalExitWritesPendingChanges() throws {
+        let result = try Worker.run(["set-and-exit", directory.file(), "farewell", "written at exit"])
+        #expect(result.status == 0)
+        #expect(try JSONFileStore(url: directory.url()).value(forKey: "farewell", as: String.self) == "written at exit")
+    }
+
+    @Test func createsTheDirectoryAndFileWithPrivatePermissionsWhateverTheUmask() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        let path = directory.path + "/nested/deeper/settings.json"
+        let store = JSONFileStore(url: URL(filePath: path))
+        try store.set(true, forKey: "created")
+        try store.flush()
+        #expect(permissions(of: path) == 0o600)
+        #expect(permissions(of: directory.path + "/nested/deeper") == 0o700)
+        #expect(permissions(of: directory.path + "/nested") == 0o700)
+    }
+
+    @Test func keepsTheModeOfAnExistingFile() throws {
+        writeFile(directory.file(), "{}")
+        chmod(directory.file(), 0o640)
+        let store = JSONFileStore(url: directory.url())
+        try store.set(1, forKey: "a")
+        try store.flush()
+        #expect(permissions(of: directory.file()) == 0o640)
+    }
+
+    @Test func replacesTheTargetOfASymbolicLinkAndKeepsTheLink() throws {
+        writeFile(directory.file("real.json"), #"{"kept": 1}"#)
+        symlink(directory.file("real.json"), directory.file("link.json"))
+        let store = JSONFileStore(url: directory.url("link.json"))
+        try store.set(2, forKey: "added")
+        try store.flush()
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: directory.file("link.json"))) == directory.file("real.json"))
+        let real = JSONFileStore(url: directory.url("real.json"), options: .init(changeDetection: .none))
+        #expect(try real.value(forKey: "kept", as: Int.self) == 1)
+        #expect(try real.value(forKey: "added", as: Int.self) == 2)
+    }
+
+    @Test func storesOnTheSameFileShareOneState() async throws {
+        let first = JSONFileStore(url: directory.url())
+        let second = JSONFileStore(url: URL(filePath: directory.path + "/./settings.json"))
+        let observed = second.reference(forKey: "shared", as: Int.self)
+        #expect(try observed.value() == nil)
+        try first.set(5, forKey: "shared")
+        #expect(second.storedValue(forKey: "shared") == 5)
+        #expect(try observed.value() == 5, "a reference of the other store object must hear of the write")
+    }
+
+    @Test func transactionsApplySeveralKeysTogether() throws {
+        let store = JSONFileStore(url: directory.url())
+        try store.set(10, forKey: "from")
+        let moved = try store.transaction { transaction in
+            let from = try transaction.value(forKey: "from", as: Int.self) ?? 0
+            try transaction.set(from - 3, forKey: "from")
+            try transaction.set(3, forKey: "to")
+            return 3
+        }
+        #expect(moved == 3)
+        let reopened = store.reopened()
+        #expect(try reopened.value(forKey: "from", as: Int.self) == 7)
+        #expect(try reopened.value(forKey: "to", as: Int.self) == 3)
+    }
+
+    @Test func aTransactionThatThrowsChangesNothing() throws {
+        struct Abort: Error {}
+        let store = JSONFileStore(url: directory.url())
+        try store.set(1, forKey: "value")
+        #expect(throws: Abort.self) {
+            try store.transaction { transaction in
+                try transaction.set(2, forKey: "value")
+                throw Abort()
+            }
+        }
+        #expect(try store.value(forKey: "value", as: Int.self) == 1)
+    }
+
+    @Test func aTransactionThatCallsBackIntoItsStoreFailsInsteadOfDeadlocking() throws {
+        let store = JSONFileStore(url: directory.url())
+        let error = #expect(throws: StorageError.self) {
+            try store.transaction { _ in try store.flush() }
+        }
+        #expect(error?.message.contains("transaction") == true)
+    }
+
+    @Test func theDefaultLocationFollowsXDGConfigHome() throws {
+        let result = try Worker.run(["default-location"], environment: ["XDG_CONFIG_HOME": "/srv/config", "HOME": "/home/someone"])
+        #expect(result.output == "/srv/config/StowageJSONFileWorker/settings.json\n")
+        let fallback = try Worker.run(["default-location"], environment: ["HOME": "/home/someone"])
+        #expect(fallback.output == "/home/someone/.config/StowageJSONFileWorker/settings.json\n")
+    }
+}
