@@ -1,0 +1,68 @@
+import Foundation
+@testable import StowageJSONFile
+import Testing
+
+/// Every step of a write fails in turn; the file must survive each failure.
+struct JSONFileStoreFaultTests {
+    static let writeSteps: [FaultInjectingFileSystem.Step] = [.createTemporaryFile, .write, .shortWrite, .fsync, .rename]
+    static let codes: [Int32] = [EIO, ENOSPC]
+
+    @Test(arguments: writeSteps, codes)
+    func aFailedStepLeavesTheOriginalFileIntactAndReachesTheCaller(step: FaultInjectingFileSystem.Step, code: Int32) throws {
+        let directory = TemporaryDirectory()
+        let original = "{\n  \"kept\": \"original\"\n}\n"
+        writeFile(directory.file(), original)
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: step, code: code))
+        try store.set("new", forKey: "kept")
+
+        let error = #expect(throws: StorageError.self) { try store.flush() }
+        #expect(error?.code == .storeFailure)
+        #expect((error?.underlyingError as? SystemCallError)?.code == code)
+        #expect(store.lastError?.code == .storeFailure)
+        #expect(String(decoding: fileBytes(directory.file()) ?? [], as: UTF8.self) == original)
+        #expect(directory.contents() == ["settings.json", "settings.json.lock"], "no temporary file may be left behind")
+        #expect(try store.value(forKey: "kept", as: String.self) == "new", "the change stays pending")
+
+        // The change is still pending: a store on a healthy file system writes it afresh.
+        let healthy = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
+        try healthy.set(try store.value(forKey: "kept", as: String.self) ?? "", forKey: "kept")
+        try healthy.flush()
+        #expect(try healthy.reopened().value(forKey: "kept", as: String.self) == "new")
+    }
+
+    @Test(arguments: codes)
+    func aFailedDirectoryFsyncLeavesAWholeFileAndKeepsTheChangesPending(code: Int32) throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"kept": "original"}"#)
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: code))
+        try store.set("new", forKey: "kept")
+        let error = #expect(throws: StorageError.self) { try store.flush() }
+        #expect((error?.underlyingError as? SystemCallError)?.code == code)
+        // The rename happened before the directory's fsync failed: the file is whole, old or new, never torn.
+        let value = try store.reopened().value(forKey: "kept", as: String.self)
+        #expect(value == "new" || value == "original")
+        #expect(directory.contents() == ["settings.json", "settings.json.lock"])
+        // Not durable, so flush keeps failing rather than claiming success.
+        #expect(throws: StorageError.self) { try store.flush() }
+    }
+
+    @Test func aFileThatCanNotBeReadMakesTheStoreReadOnly() throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"kept": 1}"#)
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .read, code: EACCES))
+        #expect(store.readOnlyReason?.contains("no permission to read") == true)
+        let error = #expect(throws: StorageError.self) { try store.set(2, forKey: "kept") }
+        #expect(error?.code == .readOnly)
+        #expect(error?.key == "kept")
+        #expect(String(decoding: fileBytes(directory.file()) ?? [], as: UTF8.self) == #"{"kept": 1}"#)
+    }
+
+    @Test func aPlantedSymbolicLinkAtTheTemporaryPathIsNeverFollowed() throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file("victim"), "precious")
+        let planted = directory.file(".settings.json.tmp-planted")
+        symlink(directory.file("victim"), planted)
+        #expect(throws: SystemCallError.self) { try POSIXFileSystem().createNewFile(at: planted, permissions: 0o600) }
+        #expect(String(decoding: fileBytes(directory.file("victim")) ?? [], as: UTF8.self) == "precious")
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import StowageJSONFile
+
+/// The real file system, except that one chosen step fails with a chosen `errno`.
+struct FaultInjectingFileSystem: FileSystem {
+    enum Step: String, CaseIterable, Sendable {
+        case createTemporaryFile, write, shortWrite, fsync, rename, directoryFsync, read
+    }
+
+    let failing: Step
+    let code: Int32
+    private let real = POSIXFileSystem()
+
+    init(failing: Step, code: Int32) {
+        self.failing = failing
+        self.code = code
+    }
+
+    private func fail(_ step: Step, _ path: String) throws(SystemCallError) {
+        if step == failing { throw SystemCallError(operation: "injected \(step.rawValue)", path: path, code: code) }
+    }
+
+    func status(ofItemAt path: String, followingSymlinks: Bool) throws(SystemCallError) -> FileStatus? {
+        try real.status(ofItemAt: path, followingSymlinks: followingSymlinks)
+    }
+
+    func readFile(at path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus) {
+        try fail(.read, path)
+        return try real.readFile(at: path)
+    }
+
+    func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32 {
+        try fail(.createTemporaryFile, path)
+        return try real.createNewFile(at: path, permissions: permissions)
+    }
+
+    func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus {
+        try real.status(of: descriptor, path: path)
+    }
+
+    func isWritable(_ path: String) -> Bool { real.isWritable(path) }
+    func contentsOfDirectory(at path: String) -> [String] { real.contentsOfDirectory(at: path) }
+    func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t) { real.setOwner(of: descriptor, owner: owner, group: group) }
+
+    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int {
+        try fail(.write, path)
+        if failing == .shortWrite {
+            // Half gets written, as when the disk fills up, and the next write finds it full.
+            guard bytes.count > 1, lseek(descriptor, 0, SEEK_CUR) == 0 else {
+                throw SystemCallError(operation: "injected write", path: path, code: code)
+            }
+            return try real.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count / 2)]), path: path)
+        }
+        return try real.write(descriptor, bytes, path: path)
+    }
+
+    func synchronize(_ descriptor: Int32, path: String) throws(SystemCallError) {
+        try fail(.fsync, path)
+        try real.synchronize(descriptor, path: path)
+    }
+
+    func close(_ descriptor: Int32) { real.close(descriptor) }
+
+    func rename(_ source: String, to destination: String) throws(SystemCallError) {
+        try fail(.rename, destination)
+        try real.rename(source, to: destination)
+    }
+
+    func synchronizeDirectory(at path: String) throws(SystemCallError) {
+        try fail(.directoryFsync, path)
+        try real.synchronizeDirectory(at: path)
+    }
+
+    func removeFile(at path: String) { real.removeFile(at: path) }
+
+    func createDirectory(at path: String, permissions: mode_t) throws(SystemCallError) {
+        try real.createDirectory(at: path, permissions: permissions)
+    }
+
+    func destinationOfSymbolicLink(at path: String) -> String? { real.destinationOfSymbolicLink(at: path) }
+    func openLockFile(at path: String) throws(SystemCallError) -> Int32 { try real.openLockFile(at: path) }
+    func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) { try real.lockExclusively(descriptor, path: path) }
+    func unlock(_ descriptor: Int32) { real.unlock(descriptor) }
+}
