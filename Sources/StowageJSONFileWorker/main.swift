@@ -66,15 +66,20 @@ case "transfer":
     }
 
 case "flush-forever":
-    // flush-forever <file>: writes generation n to three keys, flushes, prints n; until killed.
+    // flush-forever <file>: writes generation n to three keys in one transaction, prints n; until killed.
     let store = store(at: arguments[1])
     var generation = 0
     while true {
         generation += 1
-        store.values.generation = generation
-        store.values.copy = generation
-        store.values.payload = Array(repeating: generation, count: 200 + generation % 300)
-        do { try store.flush() } catch { fail("\(error)") }
+        do {
+            // One transaction, so no background write can land between the three keys.
+            try store.transaction { transaction in
+                try transaction.set(generation, forKey: "generation")
+                try transaction.set(generation, forKey: "copy")
+                try transaction.set(Array(repeating: generation, count: 200 + generation % 300), forKey: "payload")
+            }
+            try store.flush()
+        } catch { fail("\(error)") }
         // Written straight to the descriptor, so the line is out before the next write starts.
         _ = "\(generation)\n".withCString { write(1, $0, strlen($0)) }
     }

@@ -1,0 +1,99 @@
+import Foundation
+import StowageJSONFile
+import Testing
+
+/// Changes made to the file by other programs and by hand.
+struct JSONFileStoreChangeDetectionTests {
+    let directory = TemporaryDirectory()
+
+    enum Edit: String, CaseIterable {
+        /// Write a new file and rename it over, as editors save.
+        case byRename
+        /// Rewrite the file in place.
+        case inPlace
+        /// Delete the file, then create it again.
+        case deleteAndRecreate
+    }
+
+    private func perform(_ edit: Edit, _ text: String) {
+        switch edit {
+        case .byRename:
+            writeFile(directory.file("edited.tmp"), text)
+            rename(directory.file("edited.tmp"), directory.file())
+        case .inPlace:
+            let descriptor = open(directory.file(), O_WRONLY | O_TRUNC)
+            _ = text.withCString { write(descriptor, $0, strlen($0)) }
+            close(descriptor)
+        case .deleteAndRecreate:
+            unlink(directory.file())
+            writeFile(directory.file(), text)
+        }
+    }
+
+    @Test(arguments: Edit.allCases)
+    func everyExternalEditIsObservedWithinOneSecond(edit: Edit) async throws {
+        writeFile(directory.file(), #"{"edit": 0, "other": "unchanged"}"#)
+        let store = JSONFileStore(url: directory.url())
+        let edits = store.reference(forKey: "edit", as: Int.self)
+        let other = store.reference(forKey: "other", as: String.self)
+        let latest = Locked<Int?>(nil)
+        let editCalls = Counter()
+        let token = edits.observe { value in
+            latest.withLock { $0 = value }
+            editCalls.increment()
+        }
+        let otherCalls = Counter()
+        let otherToken = other.observe { _ in otherCalls.increment() }
+        defer {
+            token.cancel()
+            otherToken.cancel()
+        }
+        var observed = 0
+        for number in 1...100 {
+            perform(edit, "{\"edit\": \(number), \"other\": \"unchanged\"}")
+            let started = ContinuousClock.now
+            while latest.withLock({ $0 }) != number, ContinuousClock.now - started < .seconds(1) {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            let seen = latest.withLock { $0 }
+            #expect(seen == number, "edit \(number) \(edit) was not observed within 1 s (last seen \(String(describing: seen)))")
+            if seen != number { break }
+            observed += 1
+        }
+        #expect(observed == 100)
+        // A delete-and-recreate may be seen as a removal and then a value; nothing else fires twice.
+        #expect(editCalls.value >= 100 && editCalls.value <= (edit == .deleteAndRecreate ? 200 : 100), "\(editCalls.value) calls")
+        if edit == .deleteAndRecreate {
+            // Deleting the file really removes the key for a moment; each removal is followed by its return.
+            #expect(otherCalls.value % 2 == 0 && otherCalls.value <= 200, "\(otherCalls.value) calls")
+        } else {
+            #expect(otherCalls.value == 0, "an unchanged key's observer must never fire")
+        }
+    }
+
+    @Test func anotherStoresWritesAnnounceOnlyTheKeysTheyChanged() async throws {
+        let store = JSONFileStore(url: directory.url())
+        try store.set(1, forKey: "mine")
+        try store.set(1, forKey: "theirs")
+        try store.flush()
+        let mineCalls = Counter()
+        let token = store.reference(forKey: "mine", as: Int.self).observe { _ in mineCalls.increment() }
+        defer { token.cancel() }
+        let theirs = store.reference(forKey: "theirs", as: Int.self)
+        let other = JSONFileStore(url: directory.url(), options: .init(prettyPrinted: false, changeDetection: .none))
+        try other.set(2, forKey: "theirs")
+        try other.flush()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while try theirs.value() != 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(try theirs.value() == 2)
+        #expect(mineCalls.value == 0)
+    }
+}
+
+/// A thread-safe count of calls.
+final class Counter: Sendable {
+    private let count = Locked(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
