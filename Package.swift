@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage"]),
-        .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory"]),
+        .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSONFile"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StowageInMemory
+import StowageJSONFile
 
 // A short tour of Stowage with the in-memory store. Every line prints what it shows.
 
@@ -14,6 +20,11 @@ extension StorageKeys {
 }
 
 let scratch = InMemoryStore()
+
+/// Settings that outlive the process, in `JSONFileStore.defaultLocation`.
+struct PersistentSettings: Sendable {
+    @JSONFileStorage("launchCount") var launchCount = 0
+}
 
 struct Settings: Sendable {
     @InMemoryStorage("launchCount") var launchCount = 0
@@ -76,3 +87,10 @@ StorageError.reportingHandler = { error in print("   reported:", error.message) 
 store.values.launchCount = "not a number"
 print("   launchCount holding a string reads as its default:", settings.launchCount)
 print("   and the error says why:", settings.$launchCount.lastError?.message ?? "none")
+
+print("6. A JSON file that outlives the process")
+let persistent = PersistentSettings()
+// modify is atomic even against another copy of this program running at the same moment.
+persistent.$launchCount.modify { $0 += 1 }
+print("   this example has run \(persistent.launchCount) time(s); the count is kept in", JSONFileStore.defaultLocation.path(percentEncoded: false))
+print("   run it again and the count goes up; delete the file to start over.")
