@@ -47,6 +47,7 @@ done
         echo "        .executableTarget(name: \"$target\", dependencies: ["
         echo '            .product(name: "Stowage", package: "Stowage"),'
         echo '            .product(name: "StowageInMemory", package: "Stowage"),'
+        echo '            .product(name: "StowageJSONFile", package: "Stowage"),'
         echo '            .product(name: "StowageTesting", package: "Stowage"),'
         echo '        ]),'
     done
