@@ -56,6 +56,39 @@ struct JSONFileStoreBadFileTests {
         #expect(FileManager.default.fileExists(atPath: directory.file(), isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
+    @Test func aFileThatTurnsIntoANonObjectIsNotOverwrittenByPendingChanges() throws {
+        let directory = TemporaryDirectory()
+        let store = JSONFileStore(url: directory.url(), options: .init(writeDelay: .seconds(60), changeDetection: .none))
+        try store.set(1, forKey: "x")
+        writeFile(directory.file(), "[1, 2]")
+        let error = #expect(throws: StorageError.self) { try store.flush() }
+        #expect(error?.code == .readOnly)
+        #expect(String(decoding: fileBytes(directory.file()) ?? [], as: UTF8.self) == "[1, 2]")
+    }
+
+    @Test func theStoreBecomesWritableOnceTheProblemIsGone() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file(), withIntermediateDirectories: false)
+        let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
+        #expect(store.readOnlyReason != nil)
+        try FileManager.default.removeItem(atPath: directory.file())
+        try store.reload()
+        #expect(store.readOnlyReason == nil)
+        try store.set(1, forKey: "x")
+        try store.flush()
+        #expect(try store.reopened().value(forKey: "x", as: Int.self) == 1)
+    }
+
+    @Test func theSetterRefusesWhatTheFileCouldNotHold() throws {
+        let directory = TemporaryDirectory()
+        let store = JSONFileStore(url: directory.url(), options: .init(keyLayout: .nested(), maximumDepth: 3))
+        try store.set([[1]], forKey: "fits")
+        #expect(throws: StorageError.self) { try store.set([[[1]]], forKey: "deep") }
+        #expect(throws: StorageError.self) { try store.set([[1]], forKey: "a.deep") }
+        try store.flush()
+        #expect(try store.reopened().value(forKey: "fits", as: [[Int]].self) == [[1]])
+    }
+
     @Test func aMillionKeysOpen() throws {
         let directory = TemporaryDirectory()
         var text = "{"

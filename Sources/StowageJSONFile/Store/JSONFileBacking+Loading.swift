@@ -80,7 +80,6 @@ extension JSONFileBacking {
             _ = replaceDisk(with: members, identity: readIdentity)
             return try becomeReadOnly("there is no permission to write \(path) or its directory.", error: nil, keepContents: true)
         }
-        state.withLock { $0.readOnlyReason = nil }
         return replaceDisk(with: members, identity: readIdentity)
     }
 
@@ -91,6 +90,8 @@ extension JSONFileBacking {
         let changed = state.withLock { state in
             state.disk = members
             state.diskIdentity = identity
+            // A usable file, or none: whatever made the store read-only is gone.
+            state.readOnlyReason = nil
             state.reportedUnreadableIdentity = nil
             var visible = members
             for (key, change) in state.orderedPending {
@@ -219,6 +220,9 @@ extension JSONFileBacking {
 
     /// Rereads the file now if it changed; for `JSONFileStore.reload()`.
     func reloadNow() throws(StorageError) {
+        if gateOwner.withLock({ $0 }) == currentThreadIdentifier() {
+            throw StorageError(code: .storeFailure, reason: "a transaction on \(path) called reload() on its own store; the transaction already reads the file afresh.")
+        }
         let outcome = fileGate.withLock { _ in
             Result { () throws(StorageError) in try reload(mode: .monitoring) }
         }

@@ -25,6 +25,10 @@ extension JSONFileBacking {
     /// a fresh temporary file.
     func writeBatchUnderLock() throws(StorageError) {
         let layout = options.keyLayout
+        if let reason = state.withLock({ $0.readOnlyReason }) {
+            // Never write over a file the store could not make sense of; the changes stay pending.
+            throw JSONFileBacking.readOnlyError(key: nil, reason: reason)
+        }
         let (batch, disk, identity) = state.withLock { state in
             defer {
                 state.pending = [:]

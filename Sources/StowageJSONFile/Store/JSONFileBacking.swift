@@ -71,9 +71,7 @@ final class JSONFileBacking: Sendable {
     /// Applies a change in memory and arranges for it to reach the file.
     /// - Returns: the keys whose values changed, for announcing.
     func write(_ value: StoredValue?, forKey key: String) throws(StorageError) -> [String] {
-        let normalized = try value.map { value throws(StorageError) in
-            try JSONFileRepresentation.normalized(value, forKey: key, maximumDepth: options.maximumDepth)
-        }
+        let normalized = try normalizedForFile(value, forKey: key)
         let layout = options.keyLayout
         let coalesced = options.durability == .coalesced
         let outcome = state.withLock { state -> Result<(changed: [String], schedule: Bool), StorageError> in
@@ -102,9 +100,7 @@ final class JSONFileBacking: Sendable {
     /// Compare-and-swap under the file lock, after rereading the file, so it is
     /// atomic with every writer in every process; written before it returns.
     func replace(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws(StorageError) -> (replaced: Bool, changed: [String]) {
-        let normalized = try newValue.map { value throws(StorageError) in
-            try JSONFileRepresentation.normalized(value, forKey: key, maximumDepth: options.maximumDepth)
-        }
+        let normalized = try normalizedForFile(newValue, forKey: key)
         let layout = options.keyLayout
         return try withFileLock { () throws(StorageError) in
             var changed = try reload(mode: .locked)
@@ -126,6 +122,15 @@ final class JSONFileBacking: Sendable {
             try writeBatchUnderLock()
             return (true, changed)
         }
+    }
+
+    /// The value in its file form, refused if the file could not hold it at
+    /// `key`: the top-level object and, in the nested layout, the objects of
+    /// the key's path count toward the depth limit.
+    func normalizedForFile(_ value: StoredValue?, forKey key: String) throws(StorageError) -> StoredValue? {
+        guard let value else { return nil }
+        let enclosingObjects = 1 + options.keyLayout.enclosingObjectCount(of: key)
+        return try JSONFileRepresentation.normalized(value, forKey: key, maximumDepth: options.maximumDepth - enclosingObjects)
     }
 
     static func readOnlyError(key: String?, reason: String) -> StorageError {
@@ -167,6 +172,12 @@ final class JSONFileBacking: Sendable {
 }
 
 extension JSONFileStore.KeyLayout {
+    /// How many objects below the top level enclose `key`'s value: none when flat.
+    func enclosingObjectCount(of key: String) -> Int {
+        guard case .nested(let separator) = self, !separator.isEmpty else { return 0 }
+        return key.split(separator: separator, omittingEmptySubsequences: false).count - 1
+    }
+
     /// The member of the top-level object that holds `key`.
     func topLevelKey(of key: String) -> String {
         guard case .nested(let separator) = self, !separator.isEmpty, let head = key.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false).first else { return key }

@@ -26,7 +26,7 @@ extension JSONFileStore {
             var changed = try backing.reload(mode: .locked)
             while true {
                 let snapshot = backing.state.withLock { $0.visible }
-                var transaction = JSONFileTransaction(snapshot: snapshot, layout: layout, maximumDepth: options.maximumDepth)
+                var transaction = JSONFileTransaction(snapshot: snapshot, backing: backing)
                 let result: Result
                 do {
                     result = try body(&transaction)
@@ -68,17 +68,16 @@ extension JSONFileStore {
 /// The view of the store a ``JSONFileStore/transaction(_:)`` body reads and writes.
 public struct JSONFileTransaction: Sendable {
     private var values: [String: StoredValue]
-    private let layout: JSONFileStore.KeyLayout
-    private let maximumDepth: Int
+    private let backing: JSONFileBacking
+    private var layout: JSONFileStore.KeyLayout { backing.options.keyLayout }
     /// What the body saw of each key it read, checked again at commit.
     private(set) var reads: [String: StoredValue?] = [:]
     /// The writes in order; `nil` removes.
     private(set) var writes: [(key: String, value: StoredValue?)] = []
 
-    init(snapshot: [String: StoredValue], layout: JSONFileStore.KeyLayout, maximumDepth: Int) {
+    init(snapshot: [String: StoredValue], backing: JSONFileBacking) {
         values = snapshot
-        self.layout = layout
-        self.maximumDepth = maximumDepth
+        self.backing = backing
     }
 
     /// The value for `key` as the transaction sees it, its own writes included.
@@ -115,9 +114,7 @@ public struct JSONFileTransaction: Sendable {
     }
 
     private mutating func setStoredValue(_ value: StoredValue?, forKey key: String) throws {
-        let normalized = try value.map { value throws(StorageError) in
-            try JSONFileRepresentation.normalized(value, forKey: key, maximumDepth: maximumDepth)
-        }
+        let normalized = try backing.normalizedForFile(value, forKey: key)
         try layout.apply(normalized, forKey: key, to: &values)
         writes.append((key, normalized))
     }
