@@ -11,7 +11,8 @@ let package = Package(
         .package(name: "Stowage", path: "../"),
         // ordo-one/package-benchmark, renamed; the old identity warns on every run.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        // Baseline only: swift-configuration's in-memory reader.
+        // Context only: swift-configuration's in-memory reader and its JSON FileProvider
+        // (the JSON trait, which FileProvider<JSONSnapshot> needs, is on by default).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
@@ -19,6 +20,7 @@ let package = Package(
             name: "StowageBenchmarks",
             dependencies: [
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],

@@ -19,4 +19,5 @@ let benchmarks: @Sendable () -> Void = {
     registerStoreAccessBenchmarks()
     registerContentionBenchmarks()
     registerReferenceMemoryBenchmarks()
+    registerJSONFileBenchmarks()
 }
