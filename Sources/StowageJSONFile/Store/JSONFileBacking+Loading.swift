@@ -114,7 +114,8 @@ extension JSONFileBacking {
         return changed
     }
 
-    /// Records why the store refuses writes and reports it; throws when a writer needs to know.
+    /// Records why the store refuses writes and reports it once; writers then
+    /// fail on `readOnlyReason`, so this returns no changed keys rather than throwing.
     private func becomeReadOnly(_ reason: String, error underlying: (any Error)?, keepContents: Bool = false) throws(StorageError) -> [String] {
         let error = StorageError(code: .readOnly, reason: "the store is read-only: \(reason)", underlyingError: underlying)
         let isNew = state.withLock { state in

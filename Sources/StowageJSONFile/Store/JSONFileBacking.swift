@@ -76,15 +76,12 @@ final class JSONFileBacking: Sendable {
         let coalesced = options.durability == .coalesced
         let outcome = state.withLock { state -> Result<(changed: [String], schedule: Bool), StorageError> in
             if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: key, reason: reason)) }
-            let topKey = layout.topLevelKey(of: key)
-            let before = state.visible[topKey]
+            let changed: [String]
             do throws(StorageError) {
-                try layout.apply(normalized, forKey: key, to: &state.visible)
+                changed = try state.applyChange(normalized, forKey: key, layout: layout)
             } catch {
                 return .failure(error)
             }
-            state.recordPending(normalized, forKey: key)
-            let changed = layout.changedKeys(from: before.map { [topKey: $0] } ?? [:], to: state.visible[topKey].map { [topKey: $0] } ?? [:])
             let schedule = coalesced && !state.isWriteScheduled
             if schedule { state.isWriteScheduled = true }
             return .success((changed, schedule))
@@ -107,15 +104,11 @@ final class JSONFileBacking: Sendable {
             let outcome = state.withLock { state -> Result<Bool, StorageError> in
                 if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: key, reason: reason)) }
                 guard layout.value(forKey: key, in: state.visible) == expected else { return .success(false) }
-                let topKey = layout.topLevelKey(of: key)
-                let before = state.visible[topKey]
                 do throws(StorageError) {
-                    try layout.apply(normalized, forKey: key, to: &state.visible)
+                    changed += try state.applyChange(normalized, forKey: key, layout: layout)
                 } catch {
                     return .failure(error)
                 }
-                state.recordPending(normalized, forKey: key)
-                changed += layout.changedKeys(from: before.map { [topKey: $0] } ?? [:], to: state.visible[topKey].map { [topKey: $0] } ?? [:])
                 return .success(true)
             }
             guard try outcome.get() else { return (false, changed) }

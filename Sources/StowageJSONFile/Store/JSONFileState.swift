@@ -26,6 +26,18 @@ struct JSONFileState: Sendable {
         nextSequence &+= 1
     }
 
+    /// Applies a change to what readers see and records it to write later.
+    /// - Returns: the keys whose values changed: the key itself, and in the
+    ///   nested layout the objects around and below it.
+    mutating func applyChange(_ value: StoredValue?, forKey key: String, layout: JSONFileStore.KeyLayout) throws(StorageError) -> [String] {
+        let topKey = layout.topLevelKey(of: key)
+        let before = visible[topKey]
+        try layout.apply(value, forKey: key, to: &visible)
+        recordPending(value, forKey: key)
+        let after = visible[topKey]
+        return layout.changedKeys(from: before.map { [topKey: $0] } ?? [:], to: after.map { [topKey: $0] } ?? [:])
+    }
+
     /// The pending changes in the order they were made.
     var orderedPending: [(key: String, change: PendingChange)] {
         pending.map { ($0.key, $0.value) }.sorted { $0.change.sequence < $1.change.sequence }
