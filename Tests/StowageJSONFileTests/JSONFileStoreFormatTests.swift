@@ -106,6 +106,22 @@ struct JSONFileStoreFormatTests {
         #expect(try store.reference(forKey: "server.port", as: Int.self).value() == 1)
     }
 
+    @Test func aReloadInTheNestedLayoutAnnouncesExactlyTheKeysWhoseValueChanged() throws {
+        writeFile(directory.file(), #"{"server": {"port": 1, "host": "a"}, "mode": "x", "gone": 1}"#)
+        let store = JSONFileStore(url: directory.url(), options: .init(keyLayout: .nested(), changeDetection: .none))
+        let keys = ["server", "server.port", "server.host", "mode", "gone", "new", "new.flag"]
+        let counters = Dictionary(uniqueKeysWithValues: keys.map { ($0, Counter()) })
+        let tokens = keys.map { key in
+            store.reference(forKey: key, as: StoredValue.self).observe { _ in counters[key]!.increment() }
+        }
+        defer { tokens.forEach { $0.cancel() } }
+        writeFile(directory.file(), #"{"server": {"port": 2, "host": "a"}, "mode": "x", "new": {"flag": true}}"#)
+        try store.reload()
+        let fired = Set(keys.filter { counters[$0]!.value > 0 })
+        #expect(fired == ["server", "server.port", "gone", "new", "new.flag"])
+        #expect(keys.allSatisfy { counters[$0]!.value <= 1 })
+    }
+
     @Test func duplicateKeysInAFileFollowTheLastOneWins() throws {
         writeFile(directory.file(), #"{"mode": "first", "mode": "last"}"#)
         let store = JSONFileStore(url: directory.url())

@@ -112,8 +112,20 @@ extension JSONFileStore.KeyLayout {
     func changedKeys(from old: [String: StoredValue], to new: [String: StoredValue]) -> [String] {
         var changed = [String]()
         let separator: String? = if case .nested(let separator) = self, !separator.isEmpty { separator } else { nil }
-        for name in Set(old.keys).union(new.keys) {
-            Self.collectChanges(from: old[name], to: new[name], path: name, separator: separator, into: &changed)
+        // Opening a file starts from an empty document: every member is new,
+        // and looking each up in an empty dictionary would only hash it for nothing.
+        if old.isEmpty {
+            guard let separator else { return Array(new.keys) }
+            for (name, value) in new {
+                Self.collectChanges(from: nil, to: value, path: name, separator: separator, into: &changed)
+            }
+            return changed
+        }
+        for (name, newValue) in new {
+            Self.collectChanges(from: old[name], to: newValue, path: name, separator: separator, into: &changed)
+        }
+        for (name, oldValue) in old where new[name] == nil {
+            Self.collectChanges(from: oldValue, to: nil, path: name, separator: separator, into: &changed)
         }
         return changed
     }
@@ -126,8 +138,11 @@ extension JSONFileStore.KeyLayout {
         guard let separator else { return }
         let oldMembers = old?.dictionaryMembers ?? [:]
         let newMembers = new?.dictionaryMembers ?? [:]
-        for name in Set(oldMembers.keys).union(newMembers.keys) {
-            collectChanges(from: oldMembers[name], to: newMembers[name], path: path + separator + name, separator: separator, into: &changed)
+        for (name, newValue) in newMembers {
+            collectChanges(from: oldMembers[name], to: newValue, path: path + separator + name, separator: separator, into: &changed)
+        }
+        for (name, oldValue) in oldMembers where newMembers[name] == nil {
+            collectChanges(from: oldValue, to: nil, path: path + separator + name, separator: separator, into: &changed)
         }
     }
 }
