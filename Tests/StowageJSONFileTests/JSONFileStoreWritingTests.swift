@@ -68,6 +68,34 @@ struct JSONFileStoreWritingTests {
         #expect(try real.value(forKey: "added", as: Int.self) == 2)
     }
 
+    @Test func aWriteAfterAnotherWritersChangeKeepsThatChange() throws {
+        let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
+        for index in 0..<200 { try store.set(index, forKey: "key\(index)") }
+        try store.flush()
+        try store.set(-1, forKey: "key0")
+        try store.flush()  // formats only the changed member from here on
+        let other = JSONFileStore(url: directory.url(), options: .init(prettyPrinted: false, changeDetection: .none))
+        try other.set("theirs", forKey: "key5")
+        try other.set(true, forKey: "added")
+        try other.removeValue(forKey: "key7")  // as many keys as before: only the contents differ
+        try other.flush()
+        try store.set(-2, forKey: "key1")
+        try store.flush()
+        let onDisk = try JSONParser().parse(fileBytes(directory.file()) ?? [])
+        guard case .dictionary(let members) = onDisk else {
+            Issue.record("the file is not an object")
+            return
+        }
+        #expect(members.count == 200)
+        #expect(members["key7"] == nil)
+        #expect(members["key0"] == -1)
+        #expect(members["key1"] == -2)
+        #expect(members["key5"] == "theirs")
+        #expect(members["added"] == true)
+        #expect(members["key199"] == 199)
+        #expect(fileBytes(directory.file()) == (try JSONSerializer().serialize(onDisk)), "pretty-printed again and sorted")
+    }
+
     @Test func storesOnTheSameFileShareOneState() async throws {
         let first = JSONFileStore(url: directory.url())
         let second = JSONFileStore(url: URL(filePath: directory.path + "/./settings.json"))

@@ -158,11 +158,71 @@ struct JSONSerializerTests {
         let second = try JSONSerializer().serialize(.dictionary(Dictionary(uniqueKeysWithValues: members.shuffled())))
         #expect(first == second)
     }
+
+    @Test(arguments: [JSONFormatting.compact, .prettyPrinted])
+    func updatingAPreviousSerializationGivesTheBytesOfAFreshOne(formatting: JSONFormatting) throws {
+        let serializer = JSONSerializer(formatting: formatting)
+        var generator = SplitMix64(seed: 42)
+        let keyPool = (0..<400).map { "k\($0)" } + ["", "é", "e\u{301}x", "\u{10000}", "\u{FF61}", "a\"quote", "zz"]
+        var object: [String: StoredValue] = [:]
+        for key in keyPool.prefix(300) { object[key] = .signedInteger(Int64(key.utf8.count)) }
+        var previous = try serializer.serializeObject(object)
+        var incrementalSteps = 0
+        for step in 0..<300 {
+            // Mostly a few changes, sometimes many (past the point where a fresh serialization is cheaper).
+            let changeCount = step % 25 == 0 ? 150 : Int(generator.next() % 4) + 1
+            var changed = Set<String>()
+            for _ in 0..<changeCount {
+                let key = keyPool[Int(generator.next() % UInt64(keyPool.count))]
+                changed.insert(key)
+                switch generator.next() % 3 {
+                case 0: object[key] = nil
+                case 1: object[key] = .string("v\(step)")
+                default: object[key] = ["nested": .array([.bool(true), .double(0.5)]), "step": .signedInteger(Int64(step))]
+                }
+            }
+            if step % 7 == 0 { changed.insert("k1") }  // naming an unchanged member is allowed
+            let updated = try serializer.serializeObject(object, changing: changed, since: previous)
+            let fresh = try serializer.serialize(.dictionary(object))
+            #expect(updated.bytes == fresh, "step \(step)")
+            if changeCount < 10 { incrementalSteps += 1 }
+            previous = updated
+        }
+        #expect(incrementalSteps > 200)
+        // Emptied, then refilled.
+        let emptied = try serializer.serializeObject([:], changing: Set(object.keys), since: previous)
+        #expect(emptied.bytes == (try serializer.serialize(.dictionary([:]))))
+    }
+
+    @Test func removingAKeyCanonicallyEquivalentToTheMemberStillRemovesTheMember() throws {
+        let serializer = JSONSerializer(formatting: .compact)
+        var object: [String: StoredValue] = [:]
+        for index in 0..<100 { object["k\(index)"] = .bool(true) }
+        object["e\u{301}"] = 1
+        let previous = try serializer.serializeObject(object)
+        object["\u{E9}"] = nil  // the same key to `Dictionary`, other bytes
+        #expect(object.count == 100)
+        let updated = try serializer.serializeObject(object, changing: ["\u{E9}"], since: previous)
+        #expect(updated.bytes == (try serializer.serialize(.dictionary(object))))
+    }
 }
 
 extension StoredValue {
     /// The members of a dictionary, or none.
     fileprivate var dictionaryValue: [String: StoredValue] {
         if case .dictionary(let members) = self { members } else { [:] }
+    }
+}
+
+/// A small deterministic generator, so a failing step can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }

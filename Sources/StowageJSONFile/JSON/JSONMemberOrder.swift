@@ -28,8 +28,15 @@ struct JSONMemberOrder {
     private(set) var members: [Member] = []
 
     init(sorting object: [String: StoredValue]) {
+        var keys: [String]? = nil
+        self.init(sorting: object, keepingKeysIn: &keys)
+    }
+
+    /// Sorts `object`; `keys`, when not nil, collects the keys in value order.
+    init(sorting object: [String: StoredValue], keepingKeysIn keys: inout [String]?) {
         values.reserveCapacity(object.count)
         members.reserveCapacity(object.count)
+        keys?.reserveCapacity(object.count)
         for (key, value) in object {
             let start = keyBytes.count
             keyBytes.append(contentsOf: key.utf8)
@@ -43,6 +50,7 @@ struct JSONMemberOrder {
                 valueIndex: values.count
             ))
             values.append(value)
+            keys?.append(key)
         }
         keyBytes.withUnsafeBytes { buffer in
             members.sort { lhs, rhs in
@@ -97,3 +105,4 @@ struct JSONMemberOrder {
         return lhs.count < rhs.count
     }
 }
+

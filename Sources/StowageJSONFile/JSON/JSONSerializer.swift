@@ -51,16 +51,51 @@ package struct JSONSerializer: Sendable {
     /// - Throws: `StorageError` with code `.encodingFailed` naming the path of
     ///   a double that is NaN or infinite, or of a container nested too deep.
     package func serialize(_ value: StoredValue, expectedByteCount: Int = 0) throws(StorageError) -> [UInt8] {
-        var writer = JSONWriter(
-            isPretty: formatting == .prettyPrinted,
-            maximumDepth: maximumDepth,
-            reservingCapacity: max(expectedByteCount, 1024)
-        )
+        var writer = makeWriter(expectedByteCount: expectedByteCount)
         do {
             try writer.write(value, depth: 0)
         } catch {
             throw error.storageError
         }
         return writer.finish()
+    }
+
+    /// Serializes a top-level object, as `serialize(_:expectedByteCount:)`
+    /// does, and keeps where each member sits in the text for the next call.
+    package func serializeObject(_ object: [String: StoredValue], expectedByteCount: Int = 0) throws(StorageError) -> JSONSerializedObject {
+        do {
+            return try JSONSerializedObject(serializing: object, with: makeWriter(expectedByteCount: expectedByteCount))
+        } catch {
+            throw error.storageError
+        }
+    }
+
+    /// Serializes `object`, which equals the object `previous` was serialized
+    /// from except in the members named in `changedKeys`, by copying the text
+    /// of the other members from `previous`. Gives the same bytes as
+    /// serializing `object` from scratch.
+    package func serializeObject(
+        _ object: [String: StoredValue], changing changedKeys: Set<String>, since previous: JSONSerializedObject
+    ) throws(StorageError) -> JSONSerializedObject {
+        let expectedByteCount = previous.bytes.count + 64
+        guard previous.canBeUpdated(changing: changedKeys.count, isPretty: formatting == .prettyPrinted) else {
+            return try serializeObject(object, expectedByteCount: expectedByteCount)
+        }
+        do {
+            let updated = try JSONSerializedObject(
+                updating: previous, to: object, changedKeys: changedKeys, with: makeWriter(expectedByteCount: expectedByteCount))
+            if updated.hasMembers(of: object) { return updated }
+        } catch {
+            throw error.storageError
+        }
+        return try serializeObject(object, expectedByteCount: expectedByteCount)
+    }
+
+    private func makeWriter(expectedByteCount: Int) -> JSONWriter {
+        JSONWriter(
+            isPretty: formatting == .prettyPrinted,
+            maximumDepth: maximumDepth,
+            reservingCapacity: max(expectedByteCount, 1024)
+        )
     }
 }

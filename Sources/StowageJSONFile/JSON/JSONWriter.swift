@@ -32,8 +32,8 @@ struct JSONWriter {
     }
 
     private var bytes: [UInt8] = []
-    private let isPretty: Bool
-    private let maximumDepth: Int
+    let isPretty: Bool
+    let maximumDepth: Int
 
     init(isPretty: Bool, maximumDepth: Int, reservingCapacity capacity: Int) {
         self.isPretty = isPretty
@@ -102,11 +102,20 @@ struct JSONWriter {
             appendASCII("{}")
             return
         }
+        var unrecorded: [Range<Int>]? = nil
+        try writeMembers(of: JSONMemberOrder(sorting: members), depth: depth, recordingRangesIn: &unrecorded)
+    }
+
+    /// Writes a non-empty object's members in `order`; `memberRanges`, when
+    /// not nil, collects where each member's text (`"key": value`) sits.
+    mutating func writeMembers(
+        of order: JSONMemberOrder, depth: Int, recordingRangesIn memberRanges: inout [Range<Int>]?
+    ) throws(Failure) {
         bytes.append(UInt8(ascii: "{"))
-        let order = JSONMemberOrder(sorting: members)
         for (position, member) in order.members.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             startLine(depth: depth + 1)
+            let start = bytes.count
             order.keyBytes.withUnsafeBufferPointer { keyBytes in
                 writeString(utf8: UnsafeBufferPointer(rebasing: keyBytes[member.keyRange]))
             }
@@ -122,6 +131,7 @@ struct JSONWriter {
                 failure.path.prepend(.key(order.key(of: member)))
                 throw failure
             }
+            memberRanges?.append(start..<bytes.count)
         }
         startLine(depth: depth)
         bytes.append(UInt8(ascii: "}"))
@@ -129,7 +139,7 @@ struct JSONWriter {
 
     /// Starts a new line indented for `depth` when pretty-printing.
     @inline(__always)
-    private mutating func startLine(depth: Int) {
+    mutating func startLine(depth: Int) {
         guard isPretty else { return }
         bytes.append(UInt8(ascii: "\n"))
         let spaces: StaticString = "                                                                "
@@ -149,6 +159,13 @@ struct JSONWriter {
     mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: buffer)
     }
+
+    mutating func append(_ slice: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: slice)
+    }
+
+    /// How many bytes have been written so far.
+    var count: Int { bytes.count }
 
     mutating func append(_ byte: UInt8) {
         bytes.append(byte)

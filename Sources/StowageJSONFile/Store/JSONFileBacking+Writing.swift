@@ -29,12 +29,12 @@ extension JSONFileBacking {
             // Never write over a file the store could not make sense of; the changes stay pending.
             throw JSONFileBacking.readOnlyError(key: nil, reason: reason)
         }
-        let (batch, disk, identity) = state.withLock { state in
+        let (batch, disk, identity, lastWritten) = state.withLock { state in
             defer {
                 state.pending = [:]
                 state.isWriteScheduled = false
             }
-            return (state.orderedPending, state.disk, state.diskIdentity)
+            return (state.orderedPending, state.disk, state.diskIdentity, state.lastWritten)
         }
         guard !batch.isEmpty else { return }
         var document = disk
@@ -43,11 +43,19 @@ extension JSONFileBacking {
             try? layout.apply(change.value, forKey: key, to: &document)
         }
         do {
-            let bytes = try serializer.serialize(.dictionary(document), expectedByteCount: Int(identity?.size ?? 0) + 64)
-            let written = try writeFile(bytes)
+            let serialized: JSONSerializedObject
+            if let lastWritten, lastWritten.identity == identity {
+                let changedKeys = Set(batch.map { layout.topLevelKey(of: $0.key) })
+                serialized = try serializer.serializeObject(document, changing: changedKeys, since: lastWritten.object)
+            } else {
+                serialized = try serializer.serializeObject(document, expectedByteCount: Int(identity?.size ?? 0) + 64)
+            }
+            let written = try writeFile(serialized.bytes)
             state.withLock { state in
                 state.disk = document
                 state.diskIdentity = written.identity
+                // Keeping the text doubles the memory a file takes; past this size, write from scratch.
+                state.lastWritten = serialized.bytes.count <= Self.largestTextKeptForTheNextWrite ? (serialized, written.identity) : nil
             }
         } catch {
             state.withLock { state in
@@ -59,6 +67,9 @@ extension JSONFileBacking {
             throw error
         }
     }
+
+    /// The largest file whose text is kept between writes (16 MiB).
+    static let largestTextKeptForTheNextWrite = 16 << 20
 
     private func writeFile(_ bytes: [UInt8]) throws(StorageError) -> FileStatus {
         do {

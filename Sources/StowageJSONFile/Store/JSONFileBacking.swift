@@ -163,17 +163,3 @@ final class JSONFileBacking: Sendable {
         }
     }
 }
-
-extension JSONFileStore.KeyLayout {
-    /// How many objects below the top level enclose `key`'s value: none when flat.
-    func enclosingObjectCount(of key: String) -> Int {
-        guard case .nested(let separator) = self, !separator.isEmpty else { return 0 }
-        return key.split(separator: separator, omittingEmptySubsequences: false).count - 1
-    }
-
-    /// The member of the top-level object that holds `key`.
-    func topLevelKey(of key: String) -> String {
-        guard case .nested(let separator) = self, !separator.isEmpty, let head = key.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false).first else { return key }
-        return String(head)
-    }
-}

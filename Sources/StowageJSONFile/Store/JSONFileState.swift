@@ -6,6 +6,10 @@ struct JSONFileState: Sendable {
     var disk: [String: StoredValue] = [:]
     /// The identity of the file `disk` came from; `nil` when there was no file.
     var diskIdentity: FileStatus.Identity?
+    /// The document this process last wrote, as serialized, and the identity
+    /// of the file it made: while `diskIdentity` is that identity, `disk` is
+    /// that document, and the next write formats only the changed members.
+    var lastWritten: (object: JSONSerializedObject, identity: FileStatus.Identity)?
     /// What readers see: `disk` with the pending changes applied.
     var visible: [String: StoredValue] = [:]
     /// Changes not yet in the file, the latest per key, ordered by `sequence`.
