@@ -15,15 +15,17 @@ let package = Package(
         .target(name: "Stowage"),
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
-        .target(name: "StowageJSONFile", dependencies: ["Stowage"]),
+        // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores.
+        .target(name: "StowageJSON", dependencies: ["Stowage"]),
+        .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
         .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
-        .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSONFile"]),
+        .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSON"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         // A second process for the JSON file store's multi-process and crash tests.
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"]),
-        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageTesting", "StowageJSONFileWorker"]),
+        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageJSONFileWorker"]),
     ],
     swiftLanguageModes: [.v6]
 )

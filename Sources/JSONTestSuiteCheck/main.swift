@@ -3,7 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import StowageJSONFile
+import Stowage
+import StowageJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

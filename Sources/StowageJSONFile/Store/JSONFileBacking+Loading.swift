@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Stowage
+import StowageJSON
 
 extension JSONFileBacking {
     /// Why the file is being read, which decides what a bad file does.

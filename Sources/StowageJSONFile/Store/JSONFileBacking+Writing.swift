@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Stowage
+import StowageJSON
 
 extension JSONFileBacking {
     /// Writes every pending change, after rereading the file if another

@@ -1,5 +1,6 @@
 import Dispatch
 import Stowage
+import StowageJSON
 
 /// The state of one settings file in this process, shared by every
 /// ``JSONFileStore`` opened on it with the same options, so that two store

@@ -1,4 +1,5 @@
 import Stowage
+import StowageJSON
 
 /// What one file's backing knows, guarded by its lock.
 struct JSONFileState: Sendable {

@@ -1,13 +1,4 @@
-public import Stowage
-
-extension StorageError.Code {
-    /// Bytes that should hold JSON text are not valid JSON.
-    public static let invalidJSON = StorageError.Code("invalidJSON")
-    /// The settings file was not JSON; it was moved aside and the store started empty.
-    public static let corruptFile = StorageError.Code("corruptFile")
-    /// In the nested key layout, a key would be both a value and the prefix of other keys.
-    public static let keyConflict = StorageError.Code("keyConflict")
-}
+import Stowage
 
 extension StorageError {
     /// JSON text that breaks the grammar, with the place it happened.
