@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Stowage", targets: ["Stowage"]),
         .library(name: "StowageInMemory", targets: ["StowageInMemory"]),
         .library(name: "StowageJSONFile", targets: ["StowageJSONFile"]),
+        .library(name: "StowageEnvironment", targets: ["StowageEnvironment"]),
         .library(name: "StowageTesting", targets: ["StowageTesting"]),
         .executable(name: "stowage-example", targets: ["StowageExample"]),
     ],
@@ -18,6 +19,7 @@ let package = Package(
         // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores.
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
+        .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
         .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSON"]),
@@ -25,6 +27,7 @@ let package = Package(
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         // A second process for the JSON file store's multi-process and crash tests.
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"]),
+        .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting"]),
         .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageJSONFileWorker"]),
     ],
     swiftLanguageModes: [.v6]

@@ -46,7 +46,7 @@ extension StorageReference {
             do { current = try storage.storedValue(forKey: key) } catch { throw storageError(from: error, reading: true) }
             var value: Value?
             do {
-                value = try current.flatMap { $0 == .null ? nil : try Value.decoded(from: $0, forKey: key) }
+                value = try current.flatMap { $0 == .null ? nil : try storage.decode($0, as: Value.self, forKey: key) }
             } catch let error as StorageError where replacingUnreadable {
                 error.report()
                 value = nil

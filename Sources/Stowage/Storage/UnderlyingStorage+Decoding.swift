@@ -1,16 +1,14 @@
-extension Storable {
-    /// Decodes a stored value read for `key`, naming the key in any error.
+extension UnderlyingStorage {
+    /// Decodes a stored value read for `key` as the store says, naming the key in any error.
     @inlinable
-    package static func decoded(from stored: StoredValue, forKey key: String) throws -> Self {
+    package func decode<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         do {
-            return try Self(storedValue: stored)
+            return try decodeValue(stored, as: type, forKey: key)
         } catch {
-            throw StorageError.wrapping(error, key: key, code: .invalidValue, reason: "the stored value could not be read as \(Self.self).")
+            throw StorageError.wrapping(error, key: key, code: .invalidValue, reason: "the stored value could not be read as \(Value.self).")
         }
     }
-}
 
-extension UnderlyingStorage {
     /// Reads and decodes `key` straight from the store: the one place that
     /// treats a top-level null as absent (writing one removes the key) and
     /// names the key in a store failure.
@@ -21,6 +19,6 @@ extension UnderlyingStorage {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read by the store.")
         }
         guard let stored, stored != .null else { return nil }
-        return try Value.decoded(from: stored, forKey: key)
+        return try decode(stored, as: type, forKey: key)
     }
 }

@@ -47,6 +47,14 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// - Returns: whether the value was replaced.
     func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool
 
+    /// Turns a value this store holds for `key` into `Value`.
+    ///
+    /// The default is `Value(storedValue:)`. A store that keeps text whose
+    /// meaning depends on the type read, as the environment does (`"0x1F"` is
+    /// a string to `String` and 31 to `Int`), parses it here. Stowage calls it
+    /// when a reference's cache misses, and names the key in any error thrown.
+    func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value
+
     /// Whether this store's ``replaceStoredValue(forKey:expecting:with:)`` is
     /// atomic with its own writes. When it is, Stowage takes no lock of its own
     /// around the store's methods. The default is `false`: the default
@@ -56,6 +64,10 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
 
 extension UnderlyingStorage {
     public static var replacesAtomically: Bool { false }
+
+    public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
+        try Value(storedValue: stored)
+    }
 
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
         try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {

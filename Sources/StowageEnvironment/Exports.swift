@@ -1,0 +1,2 @@
+// `import StowageEnvironment` is all a user writes.
+@_exported public import Stowage

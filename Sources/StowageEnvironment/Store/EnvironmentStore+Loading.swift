@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Stowage
+
+extension EnvironmentStore {
+    /// The variables of `source` with the `.env` file merged in, by the file's precedence.
+    static func loadVariables(from source: Source, dotEnvFile: DotEnvFile?) throws(StorageError) -> [String: String] {
+        let environment: [String: String] = switch source {
+        case .processEnvironment: ProcessEnvironment.variables()
+        case .variables(let variables): variables
+        }
+        guard let dotEnvFile else { return environment }
+        guard let text = try readText(of: dotEnvFile) else { return environment }
+        let overrides = dotEnvFile.overridesEnvironment
+        let assignments: [DotEnvParser.Assignment]
+        do {
+            assignments = try DotEnvParser.parse(text) { name, assignedSoFar in
+                overrides ? (assignedSoFar[name] ?? environment[name]) : (environment[name] ?? assignedSoFar[name])
+            }
+        } catch {
+            throw StorageError(
+                code: .invalidDotEnv,
+                reason: "the .env file \(dotEnvFile.url.path(percentEncoded: false)) has a syntax error on line \(error.line): \(error.problem)."
+            )
+        }
+        var merged = environment
+        for assignment in assignments where overrides || environment[assignment.name] == nil {
+            merged[assignment.name] = assignment.value
+        }
+        return merged
+    }
+
+    /// The file's text, or `nil` for a missing file that is not required.
+    private static func readText(of file: DotEnvFile) throws(StorageError) -> String? {
+        let path = file.url.path(percentEncoded: false)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file.url)
+        } catch {
+            if !file.isRequired, !FileManager.default.fileExists(atPath: path) { return nil }
+            let reason = FileManager.default.fileExists(atPath: path)
+                ? "the .env file \(path) could not be read."
+                : "the .env file \(path) does not exist, and the store was told it is required."
+            throw StorageError(code: .storeFailure, reason: reason, underlyingError: error)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw StorageError(code: .invalidDotEnv, reason: "the .env file \(path) is not UTF-8 text.")
+        }
+        return text
+    }
+}
