@@ -9,7 +9,8 @@ extension EnvironmentStore {
         /// Upper-case words joined by `_`, after an optional prefix. Dots,
         /// dashes and underscores separate words, and so do the word
         /// boundaries of camelCase, with acronyms kept whole
-        /// (`maxHTTPConnections` is `MAX_HTTP_CONNECTIONS`); digits stay with
+        /// (`maxHTTPConnections` is `MAX_HTTP_CONNECTIONS`, `userIDs` is
+        /// `USER_IDS`); digits stay with
         /// the word before them (`ipv6Address` is `IPV6_ADDRESS`). A key that
         /// is already a variable name (`DATABASE_URL`) maps to itself.
         case automatic(prefix: String = "")
@@ -52,6 +53,7 @@ extension EnvironmentStore {
                 if let previous, character.isUppercase {
                     let afterLowerOrDigit = previous.isLowercase || previous.isNumber
                     let endsAcronym = previous.isUppercase && next < segment.endIndex && segment[next].isLowercase
+                        && !isPluralEnding(of: segment, at: next)
                     if afterLowerOrDigit || endsAcronym {
                         words.append(segment[wordStart..<index])
                         wordStart = index
@@ -62,6 +64,14 @@ extension EnvironmentStore {
             }
             words.append(segment[wordStart...])
             return words
+        }
+
+        /// Whether the lower-case letter at `index` is the `s` of a plural
+        /// acronym (`userIDs`, `URLsByHost`): the `s` ends the word.
+        private static func isPluralEnding(of segment: Substring, at index: Substring.Index) -> Bool {
+            guard segment[index] == "s" else { return false }
+            let after = segment.index(after: index)
+            return after == segment.endIndex || segment[after].isUppercase || segment[after].isNumber
         }
     }
 }
