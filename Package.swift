@@ -27,7 +27,9 @@ let package = Package(
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         // A second process for the JSON file store's multi-process and crash tests.
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"]),
-        .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting"]),
+        // A second process for the environment store's tests that call setenv.
+        .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"]),
+        .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting", "StowageEnvironmentWorker"]),
         .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageJSONFileWorker"]),
     ],
     swiftLanguageModes: [.v6]

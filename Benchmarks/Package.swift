@@ -11,8 +11,9 @@ let package = Package(
         .package(name: "Stowage", path: "../"),
         // ordo-one/package-benchmark, renamed; the old identity warns on every run.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        // Context only: swift-configuration's in-memory reader and its JSON FileProvider
-        // (the JSON trait, which FileProvider<JSONSnapshot> needs, is on by default).
+        // Context only: swift-configuration's in-memory reader, its JSON FileProvider
+        // (the JSON trait, which FileProvider<JSONSnapshot> needs, is on by default)
+        // and its EnvironmentVariablesProvider.
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
@@ -21,6 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "StowageInMemory", package: "Stowage"),
                 .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "StowageEnvironment", package: "Stowage"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],

@@ -20,4 +20,5 @@ let benchmarks: @Sendable () -> Void = {
     registerContentionBenchmarks()
     registerReferenceMemoryBenchmarks()
     registerJSONFileBenchmarks()
+    registerEnvironmentBenchmarks()
 }
