@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
         .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
-        .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile"]),
+        .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSON"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StowageEnvironment
 import StowageInMemory
 import StowageJSONFile
 
@@ -22,6 +23,11 @@ extension StorageKeys {
 let scratch = InMemoryStore()
 
 /// Settings that outlive the process, in `JSONFileStore.defaultLocation`.
+struct EnvironmentSettings: Sendable {
+    @EnvironmentStorage("greeting") var greeting = "hello"             // GREETING
+    @EnvironmentStorage("greetingRepeat") var repeatCount = 2          // GREETING_REPEAT: 3, 0x3, ...
+}
+
 struct PersistentSettings: Sendable {
     @JSONFileStorage("launchCount") var launchCount = 0
 }
@@ -94,3 +100,10 @@ let persistent = PersistentSettings()
 persistent.$launchCount.modify { $0 += 1 }
 print("   this example has run \(persistent.launchCount) time(s); the count is kept in", JSONFileStore.defaultLocation.path(percentEncoded: false))
 print("   run it again and the count goes up; delete the file to start over.")
+
+print("7. Typed settings from the environment")
+// GREETING=hi swift run stowage-example   overrides the greeting; the repeat count reads GREETING_REPEAT.
+let environment = EnvironmentSettings()
+print("   \(Array(repeating: environment.greeting, count: environment.repeatCount).joined(separator: " "))")
+let greetingIsSet = EnvironmentStore.default.reference(forKey: "greeting", as: String.self).hasStoredValue
+print("   \(EnvironmentStore.default.variableName(forKey: "greeting")) is", greetingIsSet ? "set in the environment" : "not set, so this is the default")
