@@ -33,6 +33,9 @@ struct EnvironmentSecretTests {
         _ = try named.value(forKey: "dsn", as: String.self)
         #expect(named.isSecret(key: "database.dsn"))
         #expect(!named.isSecret(key: "port"))
+        // A key marked secret hides its variable even before the store has used the key.
+        let unused = EnvironmentStore(variables: ["DSN": Self.secretValue], options: .init(secrets: .init(keys: ["dsn"])))
+        #expect(!unused.debugDescription.contains(Self.secretValue))
         let none = store(secrets: .none)
         #expect(none.debugDescription.contains(Self.secretValue))
     }

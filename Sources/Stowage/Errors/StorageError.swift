@@ -1,8 +1,10 @@
 /// The one error type Stowage throws and reports.
 ///
 /// Every message is a full sentence that names the key (when there is one) and
-/// what was expected. Messages describe the kind of a bad value ("found a
-/// string") and never quote it, so a secret can not leak through an error.
+/// what was expected. Stowage's own messages describe the kind of a bad value
+/// ("found a string") and never quote it, so a secret can not leak through an
+/// error; a store may quote a value it knows is not secret, as the
+/// environment store does for a variable that does not parse.
 ///
 /// ```swift
 /// do {

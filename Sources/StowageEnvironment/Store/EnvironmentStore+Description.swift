@@ -29,8 +29,10 @@ extension EnvironmentStore: CustomStringConvertible, CustomDebugStringConvertibl
 
     private func redactedVariables() -> [String: String] {
         let keysByName = state.withLock { $0.keysByName }
+        // Keys marked secret name their variables even before the store has used them.
+        let secretNames = Set(options.secrets.keys.map(variableName(forKey:)))
         var variables = environmentForChildProcess()
-        for (name, _) in variables where options.secrets.isSecret(variableName: name, key: keysByName[name]) {
+        for (name, _) in variables where secretNames.contains(name) || options.secrets.isSecret(variableName: name, key: keysByName[name]) {
             variables[name] = Self.redactedText
         }
         return variables

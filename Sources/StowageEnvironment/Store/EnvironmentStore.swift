@@ -242,7 +242,8 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
         if let problem = error as? EnvironmentTextProblem {
             var reason = "\(shown) is not \(problem.expected)"
             if let detail = problem.detail { reason += ": \(detail)" }
-            return StorageError(code: problem.isOutOfRange ? .valueOutOfRange : .typeMismatch, key: key, reason: reason + ".")
+            if !reason.hasSuffix(".") { reason += "." }
+            return StorageError(code: problem.isOutOfRange ? .valueOutOfRange : .typeMismatch, key: key, reason: reason)
         }
         let storageError = error as? StorageError
         return StorageError(

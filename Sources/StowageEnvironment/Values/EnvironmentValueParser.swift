@@ -23,7 +23,8 @@ import StowageJSON
 /// - `RawRepresentable` types: read as their raw value.
 /// - Dictionaries and `Codable` types: JSON text.
 ///
-/// Whitespace around the text is ignored for every type but `String`.
+/// Whitespace around the text is ignored for every type but `String` (and
+/// types read as a `String`, such as an enum with `String` raw values).
 struct EnvironmentValueParser {
     var separator: Character
     var jsonParser = JSONParser()
