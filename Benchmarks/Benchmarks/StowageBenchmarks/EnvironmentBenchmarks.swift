@@ -25,6 +25,14 @@ func registerEnvironmentBenchmarks() {
 /// swift-configuration's environment key encoder.
 private let launchCountVariable = "STOWAGE_BENCHMARKS_LAUNCH_COUNT"
 
+/// Sets the variable to 41, then tops the process environment up to 100
+/// variables (as 10f does), so that `getenv` scans a realistic environment: the
+/// variable comes after those the process started with, and before the added ones.
+private func setUpLaunchCountVariable() {
+    setenv(launchCountVariable, "41", 1)
+    ProcessEnvironmentFixture.fill(to: 100)
+}
+
 /// Settings on the default environment store, as a user declares them.
 struct EnvironmentSettings: Sendable {
     @EnvironmentStorage("stowageBenchmarks.launchCount") var launchCount = 0
@@ -64,7 +72,7 @@ func registerEnvironmentWrapperReadBenchmarks() {
             }
         },
         setup: {
-            setenv(launchCountVariable, "41", 1)
+            setUpLaunchCountVariable()
             let value = EnvironmentSettings()
             precondition(value.launchCount == 41 && EnvironmentStore.default.variableName(forKey: "stowageBenchmarks.launchCount") == launchCountVariable)
             settingsState.value = value
@@ -80,25 +88,28 @@ func registerEnvironmentWrapperReadBenchmarks() {
         }
     }
 
+    // The name is made a C string once, outside the loop: 10c is `getenv` alone.
     Benchmark(
         "10c Wrapper read - context getenv on the same variable",
         closure: { benchmark in
-            for _ in benchmark.scaledIterations {
-                blackHole(getenv(launchCountVariable))
+            launchCountVariable.withCString { name in
+                for _ in benchmark.scaledIterations {
+                    blackHole(getenv(name))
+                }
             }
         },
-        setup: { setenv(launchCountVariable, "41", 1) }
+        setup: { setUpLaunchCountVariable() }
     )
 
-    // What a program that reads the variable itself, as an `Int`, does on each read.
+    // What a program that reads the variable itself, as an `Int`, writes on each read.
     Benchmark(
-        "10d Wrapper read - context getenv + Int(String(cString:))",
+        "10d Wrapper read - context getenv + Int(String(cString:)), name converted on each call",
         closure: { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(getenv(launchCountVariable).flatMap { Int(String(cString: $0)) })
             }
         },
-        setup: { setenv(launchCountVariable, "41", 1) }
+        setup: { setUpLaunchCountVariable() }
     )
 
     let readerState = SetupState<ConfigReader>()
@@ -112,7 +123,7 @@ func registerEnvironmentWrapperReadBenchmarks() {
             }
         },
         setup: {
-            setenv(launchCountVariable, "41", 1)
+            setUpLaunchCountVariable()
             let value = ConfigReader(provider: EnvironmentVariablesProvider())
             precondition(value.int(forKey: "stowageBenchmarks.launchCount") == 41)
             readerState.value = value
@@ -127,18 +138,20 @@ func registerEnvironmentWrapperReadBenchmarks() {
 /// environment, takes at most 2x one `ProcessInfo.processInfo.environment`.
 ///
 /// The setup tops the environment up to 100 variables with `setenv` (names
-/// `STOWAGE_BENCHMARKS_VARIABLE_<n>`, values 10 to 80 bytes, as paths, URLs,
+/// `STOWAGE_BENCHMARKS_VARIABLE_<n>`, values 4 to 77 bytes, as paths, URLs,
 /// flags and numbers are); the `variables` and `environment bytes` metrics show
 /// what each sample read. Each result is kept until the clock stops, so neither
 /// side pays for freeing its result.
 func registerEnvironmentReadBenchmarks() {
     let variables = BenchmarkMetric.custom("variables", polarity: .prefersSmaller, useScalingFactor: false)
     let bytes = BenchmarkMetric.custom("environment bytes", polarity: .prefersSmaller, useScalingFactor: false)
-    let configuration = environmentConfiguration(timeUnits: .microseconds, metrics: [variables, bytes])
+    let inherited = BenchmarkMetric.custom("variables before the top-up", polarity: .prefersSmaller, useScalingFactor: false)
+    let configuration = environmentConfiguration(timeUnits: .microseconds, metrics: [variables, bytes, inherited])
     func record(_ benchmark: Benchmark) {
         let (count, size) = ProcessEnvironmentFixture.size()
         benchmark.measurement(variables, count)
         benchmark.measurement(bytes, size)
+        benchmark.measurement(inherited, ProcessEnvironmentFixture.inheritedCount ?? count)
     }
 
     Benchmark(
@@ -172,8 +185,12 @@ func registerEnvironmentReadBenchmarks() {
 }
 
 enum ProcessEnvironmentFixture {
+    /// How many variables the process started with, before `fill(to:)` added any.
+    nonisolated(unsafe) static var inheritedCount: Int?
+
     /// Adds variables until the process environment holds `count` of them.
     static func fill(to count: Int) {
+        if inheritedCount == nil { inheritedCount = size().count }
         let values = [
             "/usr/local/lib/stowage/benchmarks",
             "https://config.internal.example.com:8443/v2/services/stowage?region=eu-west-1",
@@ -290,7 +307,7 @@ private func configPath<Path: ExpressibleByConfigString>(_ path: String) -> Path
     Path(configString: path)!
 }
 
-/// A generated `.env` file of exactly 1,000 lines (53 KB), as a service's
+/// A generated `.env` file of exactly 1,000 lines (41,207 bytes), as a service's
 /// checked-in defaults look: a first line, then 50 sections of 20 lines, each
 /// with 2 comments, 16 assignments and 2 blank lines (the file ends after the
 /// last assignment). Of each section's assignments, 4 are `export`ed, 4
