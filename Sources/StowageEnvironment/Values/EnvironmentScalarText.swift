@@ -12,7 +12,7 @@ enum EnvironmentScalarText {
 
     /// A decimal integer with an optional sign, or `0x` hexadecimal; never
     /// wraps: a number beyond 64 bits is an error.
-    static func integer(_ text: String, typeName: String) throws(EnvironmentTextProblem) -> StoredValueInteger {
+    static func integer(_ text: String, typeName: String) throws(EnvironmentTextProblem) -> ParsedInteger {
         let expected = "\(typeName) (a decimal or 0x hexadecimal integer)"
         var digits = Substring(trimmed(text))
         var isNegative = false
@@ -57,7 +57,7 @@ enum EnvironmentScalarText {
 }
 
 /// An integer read from text, before the type read checks its range.
-enum StoredValueInteger {
+enum ParsedInteger {
     case signed(Int64)
     case unsigned(UInt64)
 }

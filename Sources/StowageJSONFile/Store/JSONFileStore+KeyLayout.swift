@@ -114,20 +114,23 @@ extension JSONFileStore.KeyLayout {
         let separator: String? = if case .nested(let separator) = self, !separator.isEmpty { separator } else { nil }
         // Opening a file starts from an empty document: every member is new,
         // and looking each up in an empty dictionary would only hash it for nothing.
-        if old.isEmpty {
-            guard let separator else { return Array(new.keys) }
-            for (name, value) in new {
-                Self.collectChanges(from: nil, to: value, path: name, separator: separator, into: &changed)
-            }
-            return changed
-        }
+        if old.isEmpty, separator == nil { return Array(new.keys) }
+        Self.collectMemberChanges(from: old, to: new, under: nil, separator: separator, into: &changed)
+        return changed
+    }
+
+    /// The changes of the members of two objects, named by `prefix` plus the member's name.
+    private static func collectMemberChanges(
+        from old: [String: StoredValue], to new: [String: StoredValue], under prefix: String?, separator: String?,
+        into changed: inout [String]
+    ) {
+        let path = { (name: String) in prefix.map { $0 + (separator ?? "") + name } ?? name }
         for (name, newValue) in new {
-            Self.collectChanges(from: old[name], to: newValue, path: name, separator: separator, into: &changed)
+            collectChanges(from: old.isEmpty ? nil : old[name], to: newValue, path: path(name), separator: separator, into: &changed)
         }
         for (name, oldValue) in old where new[name] == nil {
-            Self.collectChanges(from: oldValue, to: nil, path: name, separator: separator, into: &changed)
+            collectChanges(from: oldValue, to: nil, path: path(name), separator: separator, into: &changed)
         }
-        return changed
     }
 
     private static func collectChanges(
@@ -136,14 +139,8 @@ extension JSONFileStore.KeyLayout {
         guard old != new else { return }
         changed.append(path)
         guard let separator else { return }
-        let oldMembers = old?.dictionaryMembers ?? [:]
-        let newMembers = new?.dictionaryMembers ?? [:]
-        for (name, newValue) in newMembers {
-            collectChanges(from: oldMembers[name], to: newValue, path: path + separator + name, separator: separator, into: &changed)
-        }
-        for (name, oldValue) in oldMembers where newMembers[name] == nil {
-            collectChanges(from: oldValue, to: nil, path: path + separator + name, separator: separator, into: &changed)
-        }
+        collectMemberChanges(
+            from: old?.dictionaryMembers ?? [:], to: new?.dictionaryMembers ?? [:], under: path, separator: separator, into: &changed)
     }
 }
 
