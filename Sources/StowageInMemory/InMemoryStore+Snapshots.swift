@@ -1,13 +1,24 @@
 extension InMemoryStore {
-    /// Every entry, as it is now.
-    public func snapshot() -> [String: StoredValue] {
+    /// A store holding a snapshot's keys and values, for tests and previews.
+    public convenience init(snapshot: StoreSnapshot) {
+        self.init(snapshot.values)
+    }
+
+    /// Every entry, as it is now; it can not fail, unlike other stores' snapshots.
+    public func snapshot() -> StoreSnapshot {
+        StoreSnapshot(entriesCopy())
+    }
+
+    /// Every entry, at one moment.
+    public func storedValues() -> [String: StoredValue] {
         entriesCopy()
     }
 
-    /// Replaces every entry with `snapshot`, announcing exactly the keys whose value changed.
-    public func restore(_ snapshot: [String: StoredValue]) {
-        let previous = exchangeEntries(snapshot)
-        let changed = Set(previous.keys).union(snapshot.keys).filter { previous[$0] != snapshot[$0] }
+    /// Replaces every entry with `snapshot`'s, announcing exactly the keys whose value changed.
+    public func restore(_ snapshot: StoreSnapshot) {
+        let replacement = snapshot.values
+        let previous = exchangeEntries(replacement)
+        let changed = Set(previous.keys).union(replacement.keys).filter { previous[$0] != replacement[$0] }
         announceChanges(forKeys: changed)
     }
 

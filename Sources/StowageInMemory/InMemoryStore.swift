@@ -58,6 +58,15 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
             return true
         }
     }
+
+    /// Atomic under the store's own lock, like the one-key version.
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) -> Bool {
+        entries.withLock { entries in
+            guard expected.allSatisfy({ entries[$0.key] == $0.value }) else { return false }
+            for (key, value) in replacements { entries[key] = value }
+            return true
+        }
+    }
 }
 
 extension InMemoryStore: ExpressibleByDictionaryLiteral {

@@ -40,6 +40,13 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// be both a value and the prefix of others; in the environment two keys
         /// would name the same variable.
         public static let keyConflict = Code("keyConflict")
+        /// The store can not do what was asked, such as listing its keys.
+        public static let unsupported = Code("unsupported")
+        /// A write went to a layer of a `LayeredStore` that a higher layer
+        /// shadows, so reads still give the higher layer's value.
+        public static let shadowedWrite = Code("shadowedWrite")
+        /// A migration could not convert a stored value; the old value is kept.
+        public static let migrationFailed = Code("migrationFailed")
     }
 
     public var code: Code

@@ -1,7 +1,7 @@
 import Synchronization
 
 
-/// Feeds the store-wide change streams, for all stores of the process.
+/// Feeds the store-wide change streams and synchronous handlers, for all stores of the process.
 ///
 /// Each listening store is kept alive while it has listeners, so its object
 /// identifier can not be reused by another store while the entry exists.
@@ -12,6 +12,8 @@ final class StoreChangeBroadcaster: Sendable {
     private struct Listeners {
         let store: any AnyObject & Sendable
         var continuations: [UInt64: AsyncStream<StoreChange>.Continuation] = [:]
+        var handlers: [UInt64: @Sendable (StoreChange) -> Void] = [:]
+        var isEmpty: Bool { continuations.isEmpty && handlers.isEmpty }
     }
 
     private struct State {
@@ -37,7 +39,7 @@ final class StoreChangeBroadcaster: Sendable {
             listenerCount.subtract(1, ordering: .relaxed)
             let removed = state.withLock { state -> Listeners? in
                 state.listeners[storeID]?.continuations[id] = nil
-                guard state.listeners[storeID]?.continuations.isEmpty == true else { return nil }
+                guard state.listeners[storeID]?.isEmpty == true else { return nil }
                 return state.listeners.removeValue(forKey: storeID)
             }
             _ = removed  // released after unlocking: it may hold the store's last reference
@@ -45,12 +47,35 @@ final class StoreChangeBroadcaster: Sendable {
         return stream
     }
 
+    /// Registers `handler` to be called, on the changing thread, with every change to `store`.
+    func addHandler(for store: some AnyObject & Sendable, _ handler: @escaping @Sendable (StoreChange) -> Void) -> ObservationToken {
+        let storeID = ObjectIdentifier(store)
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID &+= 1
+            state.listeners[storeID, default: Listeners(store: store)].handlers[id] = handler
+            return id
+        }
+        listenerCount.add(1, ordering: .relaxed)
+        return ObservationToken { [self] in
+            listenerCount.subtract(1, ordering: .relaxed)
+            let removed = state.withLock { state -> Listeners? in
+                state.listeners[storeID]?.handlers[id] = nil
+                guard state.listeners[storeID]?.isEmpty == true else { return nil }
+                return state.listeners.removeValue(forKey: storeID)
+            }
+            _ = removed  // released after unlocking: it may hold the store's last reference
+        }
+    }
+
     @usableFromInline
     func broadcast(_ change: StoreChange, fromStoreID storeID: ObjectIdentifier) {
         guard listenerCount.load(ordering: .relaxed) > 0 else { return }
-        let continuations = state.withLock { state in
-            state.listeners[storeID].map { Array($0.continuations.values) } ?? []
+        let (continuations, handlers) = state.withLock { state in
+            (state.listeners[storeID].map { Array($0.continuations.values) } ?? [],
+             state.listeners[storeID].map { Array($0.handlers.values) } ?? [])
         }
         for continuation in continuations { continuation.yield(change) }
+        for handler in handlers { handler(change) }
     }
 }

@@ -20,13 +20,32 @@ final class KeyLockTable: Sendable {
 
     @inlinable
     func withLock<Result>(storeID: ObjectIdentifier, key: String, _ body: () throws -> Result) rethrows -> Result {
-        var hasher = Hasher()
-        hasher.combine(storeID)
-        hasher.combine(key)
-        let index = Int(UInt(bitPattern: hasher.finalize()) % UInt(Self.lockCount))
-        return try locks[index].withLock { operations in
+        try locks[lockIndex(storeID: storeID, key: key)].withLock { operations in
             operations &+= 1
             return try body()
         }
+    }
+
+    /// Runs `body` holding the locks of every key in `keys`, taken in table
+    /// order so that two callers with overlapping keys can not deadlock.
+    func withLocks<Result>(storeID: ObjectIdentifier, keys: some Sequence<String>, _ body: () throws -> Result) rethrows -> Result {
+        let indices = Set(keys.map { lockIndex(storeID: storeID, key: $0) }).sorted()
+        return try withLocks(indices[...], body)
+    }
+
+    private func withLocks<Result>(_ indices: ArraySlice<Int>, _ body: () throws -> Result) rethrows -> Result {
+        guard let first = indices.first else { return try body() }
+        return try locks[first].withLock { operations in
+            operations &+= 1
+            return try withLocks(indices.dropFirst(), body)
+        }
+    }
+
+    @inlinable
+    func lockIndex(storeID: ObjectIdentifier, key: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(storeID)
+        hasher.combine(key)
+        return Int(UInt(bitPattern: hasher.finalize()) % UInt(Self.lockCount))
     }
 }

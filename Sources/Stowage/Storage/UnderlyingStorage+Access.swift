@@ -52,4 +52,14 @@ extension UnderlyingStorage {
     public var keyChanges: AsyncStream<StoreChange> {
         StoreChangeBroadcaster.shared.stream(for: self)
     }
+
+    /// Calls `handler` with every change to this store, synchronously, on the
+    /// thread that made or announced it, possibly on several threads at once.
+    ///
+    /// For stores built on other stores (a layered store, a namespace), which
+    /// must pass a change on before the write that caused it returns. The
+    /// handler runs under no Stowage lock. Keep the token as long as you observe.
+    public func observeKeyChanges(_ handler: @escaping @Sendable (StoreChange) -> Void) -> ObservationToken {
+        StoreChangeBroadcaster.shared.addHandler(for: self, handler)
+    }
 }

@@ -55,6 +55,37 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// when a reference's cache misses, and names the key in any error thrown.
     func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value
 
+    /// Replaces several keys at once, only if every key in `expected` holds
+    /// the value given there (`nil` meaning absent), atomically: no other
+    /// write through Stowage sees some of the replacements without the others.
+    ///
+    /// The primitive behind migrations and ``StoreSnapshot/write(to:)``. The
+    /// default takes the per-key locks of every key involved, which makes it
+    /// atomic with Stowage's writes only for stores that do not declare
+    /// ``replacesAtomically``; a store that does, or that shares a lock with
+    /// other processes, overrides it.
+    /// - Parameter replacements: the new value per key; `nil` removes the key.
+    /// - Returns: whether the values were replaced.
+    func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool
+
+    /// Every key and its value, at one moment, for snapshots, listings and a
+    /// namespace's `removeAll()`.
+    ///
+    /// The default throws a ``StorageError`` with code `.unsupported`: a store
+    /// that can list what it holds implements it.
+    func storedValues() throws -> [String: StoredValue]
+
+    /// Whether the value of `key` must never be shown: descriptions of
+    /// snapshots redact it. The default is `false`.
+    func isSecret(key: String) -> Bool
+
+    /// Whether this store is the home of the values written to it. A layered
+    /// store writes to its first writable layer. `false` does not make writes
+    /// fail; it marks a store that is a source of settings rather than where
+    /// they are kept (the environment, a snapshot, a file opened read-only).
+    /// The default is `true`.
+    var isWritable: Bool { get }
+
     /// Whether this store's ``replaceStoredValue(forKey:expecting:with:)`` is
     /// atomic with its own writes. When it is, Stowage takes no lock of its own
     /// around the store's methods. The default is `false`: the default
@@ -64,6 +95,10 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
 
 extension UnderlyingStorage {
     public static var replacesAtomically: Bool { false }
+
+    public func isSecret(key: String) -> Bool { false }
+
+    public var isWritable: Bool { true }
 
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         try Value(storedValue: stored)

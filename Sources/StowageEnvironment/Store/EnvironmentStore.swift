@@ -159,6 +159,38 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
         }
     }
 
+    /// Atomic under the store's lock, like the one-key version.
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+        try state.withLock { state in
+            for (key, value) in expected where state.storedValue(forName: try claimName(forKey: key, in: &state)) != value {
+                return false
+            }
+            var names: [(name: String, entry: EnvironmentState.OverlayEntry)] = []
+            for (key, value) in replacements { names.append((try claimName(forKey: key, in: &state), value.map { .set($0) } ?? .removed)) }
+            for (name, entry) in names { apply(entry, toName: name, in: &state) }
+            return true
+        }
+    }
+
+    /// The variables this store has a key for, each under that key: every
+    /// variable with the `.exact` mapping; with the others, which can not be
+    /// reversed, the keys read or written through the store so far.
+    public func storedValues() -> [String: StoredValue] {
+        state.withLock { state in
+            var values: [String: StoredValue] = [:]
+            let names = Set(state.variables.keys).union(state.overlay.keys)
+            for name in names {
+                let key: String? = if case .exact = options.keyMapping { name } else { state.keysByName[name] }
+                if let key, let value = state.storedValue(forName: name) { values[key] = value }
+            }
+            return values
+        }
+    }
+
+    /// The environment is a source of settings, not their home: writes stay
+    /// in this process, so a layered store does not pick it to write to.
+    public var isWritable: Bool { false }
+
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         // Values this store wrote keep their type; only text is parsed for the type read.
         guard case .string(let text) = stored else { return try Value(storedValue: stored) }

@@ -95,19 +95,23 @@ final class JSONFileBacking: Sendable {
         return changed + (try writePendingChanges())
     }
 
-    /// Compare-and-swap under the file lock, after rereading the file, so it is
-    /// atomic with every writer in every process; written before it returns.
-    func replace(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws(StorageError) -> (replaced: Bool, changed: [String]) {
-        let normalized = try normalizedForFile(newValue, forKey: key)
+    /// Compare-and-swap of several keys under the file lock, after rereading
+    /// the file, so it is atomic with every writer in every process; written
+    /// before it returns. Either every replacement is applied or none.
+    func replace(expecting expected: [String: StoredValue?], with replacements: [(key: String, value: StoredValue?)]) throws(StorageError) -> (replaced: Bool, changed: [String]) {
+        var normalized: [(key: String, value: StoredValue?)] = []
+        for (key, value) in replacements { normalized.append((key, try normalizedForFile(value, forKey: key))) }
         let layout = options.keyLayout
         return try withFileLock { () throws(StorageError) in
             var changed = try reload(mode: .locked)
             let outcome = state.withLock { state -> Result<Bool, StorageError> in
-                if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: key, reason: reason)) }
-                guard layout.value(forKey: key, in: state.visible) == expected else { return .success(false) }
+                if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: normalized.first?.key, reason: reason)) }
+                for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return .success(false) }
+                let before = state
                 do throws(StorageError) {
-                    changed += try state.applyChange(normalized, forKey: key, layout: layout)
+                    for (key, value) in normalized { changed += try state.applyChange(value, forKey: key, layout: layout) }
                 } catch {
+                    state = before
                     return .failure(error)
                 }
                 return .success(true)

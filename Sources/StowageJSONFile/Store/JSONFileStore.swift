@@ -90,9 +90,38 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
     /// file under the cross-process lock and writes before returning, so
     /// `modify` never loses an update, even against another process.
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
-        let (replaced, changed) = try backing.replace(forKey: key, expecting: expected, with: newValue)
+        let (replaced, changed) = try backing.replace(expecting: [key: expected], with: [(key, newValue)])
         backing.announce(changed, exceptKey: key, to: self)
         return replaced
+    }
+
+    /// Atomic with every write to the file in every process, like the one-key version.
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+        let ordered = replacements.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        let (replaced, changed) = try backing.replace(expecting: expected, with: ordered)
+        backing.announce(changed)
+        return replaced
+    }
+
+    /// Every key and value, pending changes included. In the nested layout
+    /// the keys are the paths of the values that are not objects (and of
+    /// empty objects), so that writing them back rebuilds the same file.
+    public func storedValues() -> [String: StoredValue] {
+        let document = allValues
+        guard case .nested(let separator) = options.keyLayout, !separator.isEmpty else { return document }
+        var leaves: [String: StoredValue] = [:]
+        func collect(_ members: [String: StoredValue], under prefix: String) {
+            for (name, value) in members {
+                let key = prefix.isEmpty ? name : prefix + separator + name
+                if case .dictionary(let children) = value, !children.isEmpty {
+                    collect(children, under: key)
+                } else {
+                    leaves[key] = value
+                }
+            }
+        }
+        collect(document, under: "")
+        return leaves
     }
 
     /// Writes and compare-and-swap share the store's own locks, so Stowage adds none.

@@ -1,0 +1,212 @@
+/// Several stores read as one, with a precedence: a read takes the first
+/// layer that has the key, and writes go to one layer.
+///
+/// ```swift
+/// let settings = LayeredStore([environment, configFile, defaults])
+/// let timeout: Double? = try settings.value(forKey: "network.timeout")
+/// print(settings.origin(forKey: "network.timeout")?.name ?? "not set")
+/// ```
+///
+/// It is a store like any other, so references, wrappers, dynamic lookup,
+/// typed keys and observation work on it. A change in any layer reaches its
+/// references when no higher layer shadows the key; observers are told only
+/// when the value they read changes.
+public final class LayeredStore: UnderlyingStorage, Sendable {
+    /// One store of the stack, with a name for messages and ``Origin``.
+    public struct Layer: Sendable {
+        public let name: String
+        public let store: any UnderlyingStorage
+
+        public init(_ name: String, _ store: any UnderlyingStorage) {
+            self.name = name
+            self.store = store
+        }
+
+        /// A layer named after its store's type.
+        public init(_ store: any UnderlyingStorage) {
+            self.init(String(describing: type(of: store)), store)
+        }
+    }
+
+    /// Which layer takes writes.
+    public enum WriteTarget: Sendable {
+        /// The first layer whose store is ``UnderlyingStorage/isWritable``.
+        case firstWritable
+        /// The layer holding this store (compared by identity).
+        case store(any UnderlyingStorage)
+        /// No layer: every write fails with `.readOnly`.
+        case none
+    }
+
+    /// What to do with a write that a higher layer shadows.
+    public enum ShadowedWritePolicy: Sendable {
+        /// Write it, and report a `.shadowedWrite` error through
+        /// `StorageError.reportingHandler`: reads still give the higher layer's value.
+        case report
+        /// Refuse it with a `.shadowedWrite` error, writing nothing.
+        case fail
+    }
+
+    /// The layers, highest precedence first.
+    public let layers: [Layer]
+    /// The index in ``layers`` of the layer that takes writes, if any.
+    public let writeLayerIndex: Int?
+    public let shadowedWritePolicy: ShadowedWritePolicy
+    /// Keeps this store subscribed to its layers' changes.
+    let subscriptions = Locked<[ObservationToken]>([])
+
+    /// - Parameters:
+    ///   - layers: highest precedence first.
+    ///   - writeTarget: the layer that takes writes.
+    ///   - shadowedWrites: what to do with a write a higher layer shadows.
+    public init(_ layers: [Layer], writingTo writeTarget: WriteTarget = .firstWritable, shadowedWrites: ShadowedWritePolicy = .report) {
+        self.layers = layers
+        self.shadowedWritePolicy = shadowedWrites
+        switch writeTarget {
+        case .firstWritable: writeLayerIndex = layers.firstIndex { $0.store.isWritable }
+        case .store(let store): writeLayerIndex = layers.firstIndex { $0.store === store }
+        case .none: writeLayerIndex = nil
+        }
+        subscribeToLayers()
+    }
+
+    /// Layers named after their stores' types, highest precedence first.
+    public convenience init(_ stores: [any UnderlyingStorage], writingTo writeTarget: WriteTarget = .firstWritable, shadowedWrites: ShadowedWritePolicy = .report) {
+        self.init(stores.map { Layer($0) }, writingTo: writeTarget, shadowedWrites: shadowedWrites)
+    }
+
+    /// Where a value read from a layered store comes from.
+    public struct Origin: Sendable, CustomStringConvertible {
+        /// The position of the layer, 0 being the highest precedence.
+        public let layerIndex: Int
+        public let name: String
+        public let store: any UnderlyingStorage
+
+        public var description: String { name }
+    }
+
+    /// The layer a read of `key` takes its value from, or `nil` when no layer has it.
+    public func origin(forKey key: String) -> Origin? {
+        for (index, layer) in layers.enumerated() where layer.store.holdsValue(forKey: key) {
+            return Origin(layerIndex: index, name: layer.name, store: layer.store)
+        }
+        return nil
+    }
+
+    // MARK: UnderlyingStorage
+
+    public func storedValue(forKey key: String) throws -> StoredValue? {
+        try firstValue(forKey: key)?.value
+    }
+
+    /// Asks the layer the value came from, so the environment parses its own text.
+    public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
+        guard let origin = try firstValue(forKey: key), origin.value == stored else { return try Value(storedValue: stored) }
+        return try layers[origin.layerIndex].store.decodeValue(stored, as: type, forKey: key)
+    }
+
+    public func setStoredValue(_ value: StoredValue, forKey key: String) throws {
+        try write(value, forKey: key)
+    }
+
+    public func removeStoredValue(forKey key: String) throws {
+        try write(nil, forKey: key)
+    }
+
+    /// Atomic as the write layer's own compare-and-swap is.
+    public static let replacesAtomically = true
+
+    /// Compares with what a read gives (whichever layer it comes from) and
+    /// replaces in the write layer, atomically with that layer's writes.
+    /// A change to another layer in between is not detected.
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+        try replaceStoredValues(expecting: [key: expected], with: [key: newValue])
+    }
+
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+        guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first) }
+        let store = layers[writeIndex].store
+        var expectedInWriteLayer: [String: StoredValue?] = [:]
+        for (key, value) in expected {
+            let visible = try firstValue(forKey: key)
+            guard visible?.value == value else { return false }
+            // The write layer's own value is what its compare-and-swap checks.
+            expectedInWriteLayer[key] = visible?.layerIndex == writeIndex ? value : try store.storedValue(forKey: key)
+        }
+        for (key, value) in replacements { try checkShadowing(ofKey: key, below: writeIndex, removing: value == nil) }
+        guard try store.replaceStoredValues(expecting: expectedInWriteLayer, with: replacements) else { return false }
+        store.announceChanges(forKeys: replacements.keys)
+        return true
+    }
+
+    /// Every key of every layer, each with the value a read would give.
+    /// Not atomic across layers: each layer is listed at its own moment.
+    public func storedValues() throws -> [String: StoredValue] {
+        var merged: [String: StoredValue] = [:]
+        for layer in layers.reversed() {
+            merged.merge(try layer.store.storedValues()) { _, higher in higher }
+        }
+        return merged
+    }
+
+    /// Secret when any layer says so.
+    public func isSecret(key: String) -> Bool {
+        layers.contains { $0.store.isSecret(key: key) }
+    }
+
+    public var isWritable: Bool {
+        writeLayerIndex.map { layers[$0].store.isWritable } ?? false
+    }
+
+    // MARK: Internals
+
+    private func firstValue(forKey key: String) throws -> (value: StoredValue, layerIndex: Int)? {
+        for (index, layer) in layers.enumerated() {
+            let value: StoredValue?
+            do { value = try layer.store.storedValue(forKey: key) } catch {
+                throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "layer \"\(layer.name)\" could not be read.")
+            }
+            if let value, value != .null { return (value, index) }
+        }
+        return nil
+    }
+
+    private func write(_ value: StoredValue?, forKey key: String) throws {
+        let target = try writeLayer(forKey: key)
+        try checkShadowing(ofKey: key, below: target.index, removing: value == nil)
+        try target.store.writeRaw(value, forKey: key)
+        target.store.announceChange(forKey: key)
+    }
+
+    private func writeLayer(forKey key: String) throws -> (index: Int, store: any UnderlyingStorage) {
+        guard let index = writeLayerIndex else { throw readOnlyError(key: key) }
+        return (index, layers[index].store)
+    }
+
+    private func readOnlyError(key: String?) -> StorageError {
+        StorageError(code: .readOnly, key: key, reason: "the layered store has no layer that takes writes.")
+    }
+
+    /// Reports (or refuses, as the policy says) a write to `key` that a layer
+    /// above the write layer would hide: the value read back would not be
+    /// the value written.
+    private func checkShadowing(ofKey key: String, below writeIndex: Int, removing: Bool) throws {
+        guard let shadowing = layers[..<writeIndex].first(where: { $0.store.holdsValue(forKey: key) }) else { return }
+        let action = removing ? "removing it from" : "writing it to"
+        let error = StorageError(
+            code: .shadowedWrite, key: key,
+            reason: "layer \"\(shadowing.name)\" has a value, so reads still give that value after \(action) layer \"\(layers[writeIndex].name)\"."
+        )
+        switch shadowedWritePolicy {
+        case .report: error.report()
+        case .fail: throw error
+        }
+    }
+}
+
+/// Two stores as one: reads take `higher`'s value when it has the key, else
+/// `lower`'s; writes go to the first writable one. Sugar for a two-layer
+/// ``LayeredStore``.
+public func + (higher: some UnderlyingStorage, lower: some UnderlyingStorage) -> LayeredStore {
+    LayeredStore([higher, lower])
+}
