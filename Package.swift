@@ -31,6 +31,12 @@ let package = Package(
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"]),
         .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting", "StowageEnvironmentWorker"]),
         .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageJSONFileWorker"]),
+        // Temporary directories and worker processes, for the test targets.
+        .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),
+        .testTarget(
+            name: "StowageCompositionTests",
+            dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,6 +89,15 @@ case "set-and-exit":
     let store = JSONFileStore(url: URL(filePath: arguments[1]), options: .init(writeDelay: .seconds(60)))
     do { try store.set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
 
+case "migrate":
+    // migrate <file> <start-file>: waits for <start-file> to exist, then moves "count" (an Int)
+    // to "label" (a String) and prints the outcome, so racing processes can be told apart.
+    while access(arguments[2], F_OK) != 0 { usleep(200) }
+    do {
+        let outcome = try store(at: arguments[1]).migrateValue(from: "count", as: Int.self, to: "label", as: String.self) { "count \($0)" }
+        print(outcome)
+    } catch { fail("\(error)") }
+
 case "default-location":
     print(JSONFileStore.defaultLocation.path(percentEncoded: false))
 

@@ -1,0 +1,63 @@
+import StowageInMemory
+import StowageJSONFile
+import StowageTestSupport
+import StowageTesting
+import Testing
+
+/// The conformance suite every store passes, run on a layered store and on
+/// namespaces: composition must not break references, observation or
+/// concurrency.
+struct CompositionConformanceTests {
+    typealias LayeredSuite = StorageConformanceSuite<LayeredStore>
+    typealias NamespaceSuite = StorageConformanceSuite<StoreNamespace<InMemoryStore>>
+    typealias FileNamespaceSuite = StorageConformanceSuite<StoreNamespace<JSONFileStore>>
+
+    /// An empty top layer over the layer that takes writes; external changes
+    /// are made in the write layer, behind the layered store's back.
+    static let layeredSuite = LayeredSuite(
+        options: LayeredSuite.Options(externalChange: { store, key, value in
+            let writeLayer = try #require(store.writeLayerIndex.flatMap { store.layers[$0].store as? InMemoryStore })
+            var snapshot = writeLayer.snapshot()
+            snapshot[key] = value
+            writeLayer.restore(snapshot)
+        })
+    ) {
+        let writable = InMemoryStore()
+        return LayeredStore([InMemoryStore(), writable, InMemoryStore()], writingTo: .store(writable))
+    }
+
+    /// A namespace of a store that also holds keys outside it; external
+    /// changes are made in the base store.
+    static let namespaceSuite = NamespaceSuite(
+        options: NamespaceSuite.Options(externalChange: { namespace, key, value in
+            var snapshot = namespace.base.snapshot()
+            snapshot[namespace.baseKey(forKey: key)] = value
+            namespace.base.restore(snapshot)
+        })
+    ) {
+        InMemoryStore(["outside": 1, "app.outside": 2]).namespace("app")
+    }
+
+    static let directory = TemporaryDirectory()
+
+    /// A namespace of a JSON file in the nested layout, where namespaced keys become nested objects.
+    static let fileNamespaceSuite = FileNamespaceSuite(options: FileNamespaceSuite.Options(supportsNonFiniteDoubles: false)) {
+        let url = directory.url("\(UInt64.random(in: 0...UInt64.max)).json")
+        return JSONFileStore(url: url, options: .init(writeDelay: .milliseconds(5))).namespace("app")
+    }
+
+    @Test(arguments: LayeredSuite.Check.allCases)
+    func layeredStorePasses(_ check: LayeredSuite.Check) async throws {
+        try await Self.layeredSuite.run(check)
+    }
+
+    @Test(arguments: NamespaceSuite.Check.allCases)
+    func namespacePasses(_ check: NamespaceSuite.Check) async throws {
+        try await Self.namespaceSuite.run(check)
+    }
+
+    @Test(arguments: FileNamespaceSuite.Check.allCases)
+    func fileNamespacePasses(_ check: FileNamespaceSuite.Check) async throws {
+        try await Self.fileNamespaceSuite.run(check)
+    }
+}

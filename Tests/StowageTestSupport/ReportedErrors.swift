@@ -1,0 +1,33 @@
+public import Stowage
+
+/// Collects what reaches `StorageError.reportingHandler`. Installed once for
+/// the whole test process (the hook is process-wide and tests run in
+/// parallel), so each test filters by keys of its own.
+public enum ReportedErrors {
+    private static let collected = Locked<[StorageError]>([])
+    private static let installation: Void = {
+        StorageError.reportingHandler = { error in collected.withLock { $0.append(error) } }
+    }()
+
+    public static func install() { installation }
+
+    public static func forKey(_ key: String) -> [StorageError] {
+        collected.withLock { $0.filter { $0.key == key } }
+    }
+}
+
+/// A key no other test uses, so tests can share stores and the error hook.
+public func uniqueKey(_ base: String = "key", function: String = #function) -> String {
+    "\(base).\(function.prefix { $0 != "(" }).\(UInt64.random(in: 0...UInt64.max))"
+}
+
+/// Values handed to a callback, collected in order across threads.
+public final class Collected<Element: Sendable>: Sendable {
+    private let elements = Locked<[Element]>([])
+
+    public init() {}
+
+    public func append(_ element: Element) { elements.withLock { $0.append(element) } }
+
+    public var all: [Element] { elements.withLock { $0 } }
+}
