@@ -7,103 +7,109 @@ import StowageEnvironment
 import StowageInMemory
 import StowageJSONFile
 
-// A short tour of Stowage with the in-memory store. Every line prints what it shows.
+// A small service's configuration, read from four places with a precedence:
+// the environment, then a .env file, then a JSON config file, then built-in
+// defaults. It prints each setting and where it came from. Try:
+//
+//   LOGGING_LEVEL=debug SERVER_PORT=7000 swift run stowage-example
+//
+// and edit Examples/config.json or Examples/example.env.
 
-enum Theme: String, Storable { case light, dark }
-
-struct Profile: Codable, Storable, Equatable {
-    var name = "Guest"
-    var favouriteNumbers: [Int] = []
-}
-
-extension StorageKeys {
-    static let retries = StorageKey<Int>("net.retries", default: 3)
-}
-
-let scratch = InMemoryStore()
-
-/// Settings that outlive the process, in `JSONFileStore.defaultLocation`.
-struct EnvironmentSettings: Sendable {
-    @EnvironmentStorage("greeting") var greeting = "hello"             // GREETING
-    @EnvironmentStorage("greetingRepeat") var repeatCount = 2          // GREETING_REPEAT: 3, 0x3, ...
-}
-
-struct PersistentSettings: Sendable {
-    @JSONFileStorage("launchCount") var launchCount = 0
-}
-
-struct Settings: Sendable {
-    @InMemoryStorage("launchCount") var launchCount = 0
-    @InMemoryStorage("user.name") var userName: String?
-    @InMemoryStorage("theme", persistDefault: true) var theme = Theme.light
-    @InMemoryStorage("profile", in: scratch) var profile = Profile()
-}
-
-let settings = Settings()
-
-print("1. Wrappers")
-print("   launchCount starts at its default:", settings.launchCount)
-settings.launchCount += 1
-settings.$launchCount.modify { $0 += 1 }
-print("   after += 1 and an atomic modify:", settings.launchCount)
-print("   userName while absent:", settings.userName ?? "nil")
-settings.userName = "Ada"
-print("   userName after setting it:", settings.userName ?? "nil")
-settings.userName = nil
-print("   setting nil removed the key:", InMemoryStore.default.values.userName as String? ?? "absent")
-print("   theme (default persisted on first read):", settings.theme, "-> stored raw value:", InMemoryStore.default.values.theme as String? ?? "absent")
-settings.$profile.name = "Grace"
-print("   profile in another store, edited through a key path:", settings.profile.name)
-
-print("2. Dynamic member lookup and references")
-let store = InMemoryStore.default
-store.values.launchCount = 5
-let count: Int? = store.values.launchCount
-print("   store.values.launchCount:", count ?? 0)
-let reference: StorageReference<InMemoryStore, Int> = store.references.launchCount
-print("   one reference per store, key and type:", reference === settings.$launchCount.reference)
-
-print("3. Typed keys")
-store[.retries] += 1
-print("   retries, default 3 plus one:", store[.retries])
-
-print("4. Observation")
-let token = settings.$launchCount.observe { value in print("   observed launchCount =", value) }
-settings.launchCount = 10
-settings.launchCount = 10
-print("   (writing an equal value again notified nobody)")
-token.cancel()
-
-var seen: [Int] = []
-let stream = settings.$launchCount.changes
-let watcher = Task {
-    for await value in stream {
-        seen.append(value)
-        if value == 12 { break }
+/// Every setting, named once: `Keys.Server.port` is "server.port" in the JSON
+/// file and SERVER_PORT in the environment.
+enum Keys: StorageKeyGroup {
+    enum Server: StorageKeyGroup {
+        typealias Parent = Keys
+        static let host = key("host", default: "127.0.0.1")
+        static let port = key("port", default: 8080)
     }
-    return seen
+    enum Database: StorageKeyGroup {
+        typealias Parent = Keys
+        static let url = key("url", default: "postgres://localhost/dev")
+        static let poolSize = key("poolSize", default: 4)
+    }
+    enum Logging: StorageKeyGroup {
+        typealias Parent = Keys
+        static let level = key("level", default: "info")
+    }
+    static let apiToken: StorageKey<String?> = key("apiToken")
 }
-settings.launchCount = 11
-settings.launchCount = 12
-print("   a changes stream saw:", await watcher.value)
 
-print("5. Errors never trap")
-// Errors from non-throwing paths go to one process-wide hook; send them to your logger.
-StorageError.reportingHandler = { error in print("   reported:", error.message) }
-store.values.launchCount = "not a number"
-print("   launchCount holding a string reads as its default:", settings.launchCount)
-print("   and the error says why:", settings.$launchCount.lastError?.message ?? "none")
+/// The configuration files shipped beside this program's sources.
+let examples = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Examples").standardized
 
-print("6. A JSON file that outlives the process")
-let persistent = PersistentSettings()
-// modify is atomic even against another copy of this program running at the same moment.
-persistent.$launchCount.modify { $0 += 1 }
-print("   this example has run \(persistent.launchCount) time(s); the count is kept in", JSONFileStore.defaultLocation.path(percentEncoded: false))
-print("   run it again and the count goes up; delete the file to start over.")
+let environment = EnvironmentStore()
+let dotEnv: EnvironmentStore
+do {
+    dotEnv = try EnvironmentStore(dotEnv: .init(url: examples.appending(path: "example.env")), variables: [:])
+} catch {
+    print("The .env file could not be read, so it is left out: \(error)")
+    dotEnv = EnvironmentStore(variables: [:])
+}
+let configFile = JSONFileStore(url: examples.appending(path: "config.json"), options: .init(keyLayout: .nested(), changeDetection: .none))
 
-print("7. Typed settings from the environment")
-// GREETING=hi swift run stowage-example   overrides the greeting; the repeat count reads GREETING_REPEAT.
-let environment = EnvironmentSettings()
-print("   \(Array(repeating: environment.greeting, count: environment.repeatCount).joined(separator: " "))")
-let greetingIsSet = EnvironmentStore.default.reference(forKey: "greeting", as: String.self).hasStoredValue
-print("   \(EnvironmentStore.default.variableName(forKey: "greeting")) is", greetingIsSet ? "set in the environment" : "not set, so this is the default")
+/// The built-in defaults are the keys' own, so they are written once.
+let defaults = InMemoryStore()
+func useDefault<Value>(of key: StorageKey<Value>) {
+    do { try defaults.set(key.defaultValue, forKey: key.name) } catch { print("\(key): \(error)") }
+}
+useDefault(of: Keys.Server.host)
+useDefault(of: Keys.Server.port)
+useDefault(of: Keys.Database.url)
+useDefault(of: Keys.Database.poolSize)
+useDefault(of: Keys.Logging.level)
+
+// Configuration is read-only here: nothing takes writes.
+let configuration = LayeredStore(
+    [.init("environment", environment), .init(".env file", dotEnv), .init("config.json", configFile), .init("built-in defaults", defaults)],
+    writingTo: .none
+)
+
+/// One line: the key, the value (hidden when secret), and where it came from.
+func show<Value>(_ key: StorageKey<Value>) {
+    let value: String
+    if configuration.isSecret(key: key.name) {
+        value = "<redacted>"
+    } else {
+        do {
+            value = try configuration.value(forKey: key.name, as: Value.self).map { "\($0)" } ?? "not set"
+        } catch {
+            value = "unreadable: \((error as? StorageError)?.message ?? "\(error)")"
+        }
+    }
+    let origin = configuration.origin(forKey: key.name)
+    var source = origin?.name ?? "nowhere"
+    if let store = origin?.store as? EnvironmentStore { source += " (\(store.variableName(forKey: key.name)))" }
+    print("  \(padded(key.name, to: 18)) = \(padded(value, to: 30)) from \(source)")
+}
+
+func padded(_ text: String, to width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+}
+
+print("Settings, highest precedence first: \(configuration.layers.map(\.name).joined(separator: ", "))")
+show(Keys.Server.host)
+show(Keys.Server.port)
+show(Keys.Database.url)
+show(Keys.Database.poolSize)
+show(Keys.Logging.level)
+show(Keys.apiToken)
+
+print("\nThe same settings through a property wrapper, with the key's default as fallback:")
+struct ServerSettings: Sendable {
+    @Stored(Keys.Server.port, in: configuration) var port
+}
+print("  port:", ServerSettings().port)
+
+print("\nA namespace: the database settings alone, as a snapshot (secrets would be redacted):")
+for line in try configuration.namespace("database").snapshot().description.split(separator: "\n") { print("  " + line) }
+
+print("\nState that persists, in \(JSONFileStore.defaultLocation.path(percentEncoded: false)):")
+let state = JSONFileStore.default
+// Earlier versions kept the count under "launches"; this moves it, once, atomically across processes.
+let migration = try state.migrateValue(from: "launches", to: "launchCount")
+let launches = try state.reference(forKey: "launchCount", as: Int.self).modify(default: 0) { count -> Int in
+    count += 1
+    return count
+}
+print("  migration of \"launches\": \(migration); this example has run \(launches) time(s). Run it again, or delete the file to start over.")
