@@ -144,6 +144,8 @@ public struct StorageConformanceSuite<Storage: UnderlyingStorage>: Sendable {
         case .readsDuringWrites: try await checkReadsDuringWrites(recorder)
         case .typeMismatchError: try checkTypeMismatchError(recorder)
         case .wrapperFallback: try checkWrapperFallback(recorder)
+        case .multiKeyCompareAndSwap: try checkMultiKeyCompareAndSwap(recorder)
+        case .listing: try checkListing(recorder)
         }
     }
 

@@ -148,6 +148,8 @@ extension InMemoryStoreConformanceTests {
             case nonAtomicReplace
             case tearsDictionaryWrites
             case neverAnnounces
+            case replacesKeysOneByOne
+            case listsRemovedKeys
 
             var description: String { rawValue }
 
@@ -168,6 +170,8 @@ extension InMemoryStoreConformanceTests {
                 case .nonAtomicReplace: .concurrentModify
                 case .tearsDictionaryWrites: .readsDuringWrites
                 case .neverAnnounces: .externalChange
+                case .replacesKeysOneByOne: .multiKeyCompareAndSwap
+                case .listsRemovedKeys: .listing
                 }
             }
         }
@@ -181,6 +185,8 @@ extension InMemoryStoreConformanceTests {
 
         let flaws: Set<Flaw>
         private let entries: Locked<[String: StoredValue]>
+        /// Only stores with `listsRemovedKeys` fill it.
+        private let removedEntries = Locked<[String: StoredValue]>([:])
 
         init(_ flaws: Set<Flaw>) {
             self.flaws = flaws
@@ -209,6 +215,27 @@ extension InMemoryStoreConformanceTests {
             let key = storedKey(key)
             let removed = entries.withLock { $0.removeValue(forKey: key) }
             if removed == nil, flaws.contains(.throwsOnRemovingAbsentKeys) { throw NoSuchKey(key: key) }
+            if let removed, flaws.contains(.listsRemovedKeys) { removedEntries.withLock { $0[key] = removed } }
+        }
+
+        func storedValues() -> [String: StoredValue] {
+            let removed = removedEntries.withLock { $0 }
+            return entries.withLock { $0 }.merging(removed) { current, _ in current }
+        }
+
+        func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+            guard flaws.contains(.replacesKeysOneByOne) else {
+                return entries.withLock { entries in
+                    guard expected.allSatisfy({ entries[storedKey($0.key)] == $0.value }) else { return false }
+                    for (key, value) in replacements { entries[storedKey(key)] = value.flatMap { keptForm(of: $0) } }
+                    return true
+                }
+            }
+            for key in Set(expected.keys).union(replacements.keys).sorted() {
+                let replacement = replacements[key] ?? expected[key] ?? nil
+                guard try replaceStoredValue(forKey: key, expecting: expected[key] ?? nil, with: replacement) else { return false }
+            }
+            return true
         }
 
         func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {

@@ -67,6 +67,10 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
     case typeMismatchError
     /// A property wrapper reading a value of the wrong type yields its default and sets `lastError`.
     case wrapperFallback
+    /// `replaceStoredValues(expecting:with:)` replaces every key or none.
+    case multiKeyCompareAndSwap
+    /// `storedValues()` lists what was written and nothing removed, unless the store says it can not list.
+    case listing
 
     /// A short lowercase name, as used in reports: "round trip of scalars".
     public var description: String {
@@ -96,6 +100,8 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         case .readsDuringWrites: "reads during writes"
         case .typeMismatchError: "type mismatch error"
         case .wrapperFallback: "wrapper fallback"
+        case .multiKeyCompareAndSwap: "multi-key compare and swap"
+        case .listing: "listing"
         }
     }
 
@@ -155,6 +161,10 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
             "Reading a value as a type it can not be (a string as Int, 300 as Int8) throws a StorageError naming the key and the type."
         case .wrapperFallback:
             "A Stored property reading a value of the wrong type yields its default, sets lastError, and leaves the stored value alone."
+        case .multiKeyCompareAndSwap:
+            "replaceStoredValues(expecting:with:) replaces every key when each holds the expected value, and none when any does not."
+        case .listing:
+            "storedValues() gives every key written with its value and no key removed, or throws a StorageError with code .unsupported."
         }
     }
 }
