@@ -49,6 +49,14 @@ enum SnakeKeys: StorageKeyGroup {
     }
 }
 
+enum DashedKeys: StorageKeyGroup {
+    static let keyStrategy = StorageKeyStrategy(separator: "-")
+    enum Network: StorageKeyGroup {
+        typealias Parent = DashedKeys
+        static let timeout = key("timeout", default: 30.0)
+    }
+}
+
 struct KeyStrategyTests {
     @Test func namesComeFromTheGroupsAsWrittenByDefault() {
         #expect(AppKeys.Network.timeout.name == "network.timeout")
@@ -74,6 +82,11 @@ struct KeyStrategyTests {
 
     @Test func snakeCaseWithASeparatorAndTheTopLevelGroupNamed() {
         #expect(SnakeKeys.Network.maxRetries.name == "snake_keys/network/max_retries")
+    }
+
+    @Test func aSeparatorOfItsOwn() {
+        #expect(DashedKeys.Network.timeout.name == "network-timeout")
+        #expect(EnvironmentStore(variables: [:]).variableName(forKey: DashedKeys.Network.timeout.name) == "NETWORK_TIMEOUT")
     }
 
     @Test func defaultsAndTypesTravelWithTheKeys() {

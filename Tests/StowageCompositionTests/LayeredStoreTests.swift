@@ -1,5 +1,6 @@
 import StowageEnvironment
 import StowageInMemory
+import StowageJSONFile
 import StowageTestSupport
 import Testing
 
@@ -130,6 +131,25 @@ struct LayeredStoreTests {
         files.write("LEVEL=2\n", to: ".env")
         try environment.reload()
         #expect(reference.content == 2)
+    }
+
+    @Test func anotherWritersChangeToTheFileLayerReachesTheLayeredStore() throws {
+        let directory = TemporaryDirectory()
+        directory.write(#"{"port": 8080}"#, to: "config.json")
+        let file = JSONFileStore(url: directory.url("config.json"), options: .init(changeDetection: .none))
+        let store = LayeredStore([EnvironmentStore(variables: [:]), file, InMemoryStore(["port": 80])])
+        let reference = store.reference(forKey: "port", as: Int.self)
+        #expect(reference.content == 8080)
+        let other = JSONFileStore(url: directory.url("config.json"), options: .init(changeDetection: .none))
+        try other.set(9090, forKey: "port")
+        try other.flush()
+        try file.reload()
+        #expect(reference.content == 9090)
+        try other.removeValue(forKey: "port")
+        try other.flush()
+        try file.reload()
+        #expect(reference.content == 80)
+        #expect(store.origin(forKey: "port")?.layerIndex == 2)
     }
 
     @Test func plusMakesTwoLayers() throws {
