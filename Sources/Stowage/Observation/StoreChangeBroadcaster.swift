@@ -11,9 +11,8 @@ final class StoreChangeBroadcaster: Sendable {
 
     private struct Listeners {
         let store: any AnyObject & Sendable
-        var continuations: [UInt64: AsyncStream<StoreChange>.Continuation] = [:]
+        /// A stream's handler yields to its continuation.
         var handlers: [UInt64: @Sendable (StoreChange) -> Void] = [:]
-        var isEmpty: Bool { continuations.isEmpty && handlers.isEmpty }
     }
 
     private struct State {
@@ -22,28 +21,13 @@ final class StoreChangeBroadcaster: Sendable {
     }
 
     private let state = Locked(State())
-    /// Lets writes skip the lock entirely while no store-wide stream exists, the usual case.
+    /// Lets writes skip the lock entirely while no stream or handler exists, the usual case.
     private let listenerCount = Atomic<Int>(0)
 
     func stream(for store: some AnyObject & Sendable) -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
-        let storeID = ObjectIdentifier(store)
-        let id = state.withLock { state in
-            let id = state.nextID
-            state.nextID &+= 1
-            state.listeners[storeID, default: Listeners(store: store)].continuations[id] = continuation
-            return id
-        }
-        listenerCount.add(1, ordering: .relaxed)
-        continuation.onTermination = { [self] _ in
-            listenerCount.subtract(1, ordering: .relaxed)
-            let removed = state.withLock { state -> Listeners? in
-                state.listeners[storeID]?.continuations[id] = nil
-                guard state.listeners[storeID]?.isEmpty == true else { return nil }
-                return state.listeners.removeValue(forKey: storeID)
-            }
-            _ = removed  // released after unlocking: it may hold the store's last reference
-        }
+        let token = addHandler(for: store) { continuation.yield($0) }
+        continuation.onTermination = { _ in token.cancel() }
         return stream
     }
 
@@ -61,7 +45,7 @@ final class StoreChangeBroadcaster: Sendable {
             listenerCount.subtract(1, ordering: .relaxed)
             let removed = state.withLock { state -> Listeners? in
                 state.listeners[storeID]?.handlers[id] = nil
-                guard state.listeners[storeID]?.isEmpty == true else { return nil }
+                guard state.listeners[storeID]?.handlers.isEmpty == true else { return nil }
                 return state.listeners.removeValue(forKey: storeID)
             }
             _ = removed  // released after unlocking: it may hold the store's last reference
@@ -71,11 +55,7 @@ final class StoreChangeBroadcaster: Sendable {
     @usableFromInline
     func broadcast(_ change: StoreChange, fromStoreID storeID: ObjectIdentifier) {
         guard listenerCount.load(ordering: .relaxed) > 0 else { return }
-        let (continuations, handlers) = state.withLock { state in
-            (state.listeners[storeID].map { Array($0.continuations.values) } ?? [],
-             state.listeners[storeID].map { Array($0.handlers.values) } ?? [])
-        }
-        for continuation in continuations { continuation.yield(change) }
+        let handlers = state.withLock { state in state.listeners[storeID].map { Array($0.handlers.values) } ?? [] }
         for handler in handlers { handler(change) }
     }
 }
