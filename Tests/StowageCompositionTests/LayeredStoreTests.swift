@@ -74,6 +74,23 @@ struct LayeredStoreTests {
         #expect(reported.first?.message.contains("\"file\"") == true)
     }
 
+    @Test func aReferenceThatMadeAShadowedWriteReadsTheShadowingValue() throws {
+        let key = uniqueKey()
+        let file = InMemoryStore()
+        let store = LayeredStore([EnvironmentStore(variables: ["TIMEOUT": "5"]), file])
+        let timeout = store.reference(forKey: "timeout", as: Double.self)
+        let flag = store.reference(forKey: key, as: Bool.self)
+        #expect(timeout.content == 5)
+        try timeout.set(60)
+        #expect(file.storedValue(forKey: "timeout") == 60.0)
+        #expect(timeout.content == 5)
+        try timeout.modify { $0 = 70 }
+        #expect(timeout.content == 5)
+        // An unshadowed write is cached as usual.
+        try flag.set(true)
+        #expect(flag.content == true)
+    }
+
     @Test func aShadowedWriteIsRefusedWhenThePolicySaysSo() throws {
         let key = uniqueKey()
         let file = InMemoryStore()

@@ -133,9 +133,13 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
             // The write layer's own value is what its compare-and-swap checks.
             expectedInWriteLayer[key] = visible?.layerIndex == writeIndex ? value : try store.storedValue(forKey: key)
         }
-        for (key, value) in replacements { try checkShadowing(ofKey: key, below: writeIndex, removing: value == nil) }
+        var shadowed: [String] = []
+        for (key, value) in replacements where try checkShadowing(ofKey: key, below: writeIndex, removing: value == nil) {
+            shadowed.append(key)
+        }
         guard try store.replaceStoredValues(expecting: expectedInWriteLayer, with: replacements) else { return false }
         store.announceChanges(forKeys: replacements.keys)
+        announceChanges(forKeys: shadowed)
         return true
     }
 
@@ -173,9 +177,13 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
 
     private func write(_ value: StoredValue?, forKey key: String) throws {
         let target = try writeLayer(forKey: key)
-        try checkShadowing(ofKey: key, below: target.index, removing: value == nil)
+        let isShadowed = try checkShadowing(ofKey: key, below: target.index, removing: value == nil)
         try target.store.writeRaw(value, forKey: key)
         target.store.announceChange(forKey: key)
+        // The layer's announcement stops here, the key being shadowed; this one
+        // keeps the writing reference from caching what it wrote, which reads
+        // do not give.
+        if isShadowed { announceChange(forKey: key) }
     }
 
     private func writeLayer(forKey key: String) throws -> (index: Int, store: any UnderlyingStorage) {
@@ -190,8 +198,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// Reports (or refuses, as the policy says) a write to `key` that a layer
     /// above the write layer would hide: the value read back would not be
     /// the value written.
-    private func checkShadowing(ofKey key: String, below writeIndex: Int, removing: Bool) throws {
-        guard let shadowing = layers[..<writeIndex].first(where: { $0.store.holdsValue(forKey: key) }) else { return }
+    /// - Returns: whether the write is shadowed.
+    private func checkShadowing(ofKey key: String, below writeIndex: Int, removing: Bool) throws -> Bool {
+        guard let shadowing = layers[..<writeIndex].first(where: { $0.store.holdsValue(forKey: key) }) else { return false }
         let action = removing ? "removing it from" : "writing it to"
         let error = StorageError(
             code: .shadowedWrite, key: key,
@@ -201,6 +210,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         case .report: error.report()
         case .fail: throw error
         }
+        return true
     }
 }
 
