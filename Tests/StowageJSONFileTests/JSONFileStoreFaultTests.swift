@@ -30,6 +30,20 @@ struct JSONFileStoreFaultTests {
         #expect(try healthy.reopened().value(forKey: "kept", as: String.self) == "new")
     }
 
+    /// A multi-key swap whose disk write fails keeps its changes pending, as a
+    /// failed flush does, and tells the keys' references so none keeps an old value.
+    @Test func aMultiKeySwapWhoseWriteFailsStillTellsReferences() throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"old": 1}"#)
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .rename, code: EIO))
+        let old = store.reference(forKey: "old", as: Int.self), new = store.reference(forKey: "new", as: Int.self)
+        #expect(old.content == 1 && new.content == nil)
+        #expect(throws: StorageError.self) { try store.migrateValue(from: "old", to: "new") }
+        #expect(store.allValues == ["new": 1])
+        #expect(old.content == nil)
+        #expect(new.content == 1)
+    }
+
     @Test(arguments: codes)
     func aFailedDirectoryFsyncLeavesAWholeFileAndKeepsTheChangesPending(code: Int32) throws {
         let directory = TemporaryDirectory()

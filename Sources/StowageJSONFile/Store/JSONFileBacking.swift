@@ -102,7 +102,21 @@ final class JSONFileBacking: Sendable {
         var normalized: [(key: String, value: StoredValue?)] = []
         for (key, value) in replacements { normalized.append((key, try normalizedForFile(value, forKey: key))) }
         let layout = options.keyLayout
-        return try withFileLock { () throws(StorageError) in
+        // What readers already see when the disk write fails: announced all the same.
+        var appliedBeforeWriting: [String] = []
+        do throws(StorageError) {
+            return try replaceUnderLock(expecting: expected, with: normalized, layout: layout, applied: &appliedBeforeWriting)
+        } catch {
+            announce(appliedBeforeWriting)
+            throw error
+        }
+    }
+
+    private func replaceUnderLock(
+        expecting expected: [String: StoredValue?], with normalized: [(key: String, value: StoredValue?)],
+        layout: JSONFileStore.KeyLayout, applied: inout [String]
+    ) throws(StorageError) -> (replaced: Bool, changed: [String]) {
+        try withFileLock { () throws(StorageError) in
             var changed = try reload(mode: .locked)
             let outcome = state.withLock { state -> Result<Bool, StorageError> in
                 if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: normalized.first?.key, reason: reason)) }
@@ -117,6 +131,7 @@ final class JSONFileBacking: Sendable {
                 return .success(true)
             }
             guard try outcome.get() else { return (false, changed) }
+            applied = changed
             try writeBatchUnderLock()
             return (true, changed)
         }
