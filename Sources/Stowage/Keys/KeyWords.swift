@@ -1,13 +1,13 @@
 /// Splits keys and type names into words, for key strategies and the
 /// environment store's variable names, so that both agree on what a word is.
 package enum KeyWords {
-    /// The words of `text`: `.`, `-`, `_` and spaces separate words, and so
+    /// The words of `text`: `.`, `-`, `_`, `/` and spaces separate words, and so
     /// do the word boundaries of camelCase (`maxHTTPConnections` is `max`,
     /// `HTTP`, `Connections`), with plural acronyms kept whole (`userIDs` is
     /// `user`, `IDs`); digits stay with the word before them.
     package static func words(in text: some StringProtocol) -> [Substring] {
         var words: [Substring] = []
-        for segment in Substring(text).split(whereSeparator: { $0 == "." || $0 == "-" || $0 == "_" || $0 == " " }) {
+        for segment in Substring(text).split(whereSeparator: { $0 == "." || $0 == "-" || $0 == "_" || $0 == "/" || $0 == " " }) {
             words.append(contentsOf: camelCaseWords(of: segment))
         }
         return words
