@@ -23,6 +23,8 @@ let package = Package(
         .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSON"]),
+        // A development soak of the JSON file store: processes, threads and an external editor on one file; see Scripts/soak.sh.
+        .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         // A second process for the JSON file store's multi-process and crash tests.

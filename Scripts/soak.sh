@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The soak test of the JSON file store: several processes with many threads
+# each, and an external editor, read and write one JSON file for a set time;
+# then every invariant is checked (see Sources/StowageSoak/Coordinator/SoakCoordinator.swift).
+#
+#   Scripts/soak.sh [seconds] [StowageSoak options]    # default 60 s
+#   SOAK_SANITIZER=thread Scripts/soak.sh 120           # under ThreadSanitizer (or address)
+#
+# Builds in release (or debug, with a sanitizer) in its own build folder, so
+# it never waits for, or disturbs, the default .build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+shift || true
+
+sanitizer="${SOAK_SANITIZER:-}"
+if [[ -z "$sanitizer" ]]; then
+    swift build -c release --product StowageSoak --build-path .build-soak
+    binary=".build-soak/release/StowageSoak"
+else
+    swift build --product StowageSoak --sanitize="$sanitizer" --build-path ".build-soak-$sanitizer"
+    binary=".build-soak-$sanitizer/debug/StowageSoak"
+    # The sanitizers slow every operation down, so the watchdog gets more room;
+    # their quarantine and shadow memory swamp the figures, so memory is not bounded.
+    set -- --stall-limit 120 --grace 180 --rss-growth-limit-mib 0 --heap-growth-limit-mib 0 "$@"
+    export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+fi
+exec "$binary" --seconds "$seconds" "$@"
