@@ -21,8 +21,17 @@ final class StoreChangeBroadcaster: Sendable {
     }
 
     private let state = Locked(State())
-    /// Lets writes skip the lock entirely while no stream or handler exists, the usual case.
-    private let listenerCount = Atomic<Int>(0)
+    /// One bit per store with listeners (picked by hash), so a write to a store
+    /// nobody listens to skips the lock, even while a layered store or a
+    /// namespace listens to others: otherwise every write of the process
+    /// would take this one lock.
+    private let listeningStores = Atomic<UInt64>(0)
+
+    /// Picked from the object's address, above the 16-byte alignment bits, for speed.
+    @usableFromInline
+    static func bit(for storeID: ObjectIdentifier) -> UInt64 {
+        1 << ((UInt64(UInt(bitPattern: storeID)) >> 4) & 63)
+    }
 
     func stream(for store: some AnyObject & Sendable) -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
@@ -38,15 +47,17 @@ final class StoreChangeBroadcaster: Sendable {
             let id = state.nextID
             state.nextID &+= 1
             state.listeners[storeID, default: Listeners(store: store)].handlers[id] = handler
+            listeningStores.bitwiseOr(Self.bit(for: storeID), ordering: .sequentiallyConsistent)
             return id
         }
-        listenerCount.add(1, ordering: .relaxed)
         return ObservationToken { [self] in
-            listenerCount.subtract(1, ordering: .relaxed)
             let removed = state.withLock { state -> Listeners? in
                 state.listeners[storeID]?.handlers[id] = nil
                 guard state.listeners[storeID]?.handlers.isEmpty == true else { return nil }
-                return state.listeners.removeValue(forKey: storeID)
+                let removed = state.listeners.removeValue(forKey: storeID)
+                let remaining = state.listeners.keys.reduce(UInt64(0)) { $0 | Self.bit(for: $1) }
+                listeningStores.store(remaining, ordering: .sequentiallyConsistent)
+                return removed
             }
             _ = removed  // released after unlocking: it may hold the store's last reference
         }
@@ -54,7 +65,8 @@ final class StoreChangeBroadcaster: Sendable {
 
     @usableFromInline
     func broadcast(_ change: StoreChange, fromStoreID storeID: ObjectIdentifier) {
-        guard listenerCount.load(ordering: .relaxed) > 0 else { return }
+        let listening = listeningStores.load(ordering: .relaxed)
+        guard listening != 0, listening & Self.bit(for: storeID) != 0 else { return }
         let handlers = state.withLock { state in state.listeners[storeID].map { Array($0.handlers.values) } ?? [] }
         for handler in handlers { handler(change) }
     }
