@@ -94,23 +94,56 @@ final class ChildProcess: Sendable {
         if waitpid(pid, &code, WNOHANG) == pid { recordEnd(code) }
     }
 
-    /// Stops a stuck child: first `SIGQUIT`, which makes the Swift runtime
-    /// print every thread's backtrace (the point where it hangs), then `SIGKILL`.
+    /// Stops a stuck child, after printing where each of its threads is:
+    /// with gdb when it is installed (every thread, every frame), otherwise
+    /// with `SIGQUIT`, on which the Swift runtime prints a backtrace.
     func kill(because reason: String) {
         status.withLock { $0.killedBecause = $0.killedBecause ?? reason }
-        ChildChannel.note("watchdog", "\(name) (pid \(pid)): \(reason); sending SIGQUIT for a backtrace, then SIGKILL")
-        Glibc.kill(pid, SIGQUIT)
-        let patience = ContinuousClock.now + .seconds(15)
+        ChildChannel.note("watchdog", "\(name) (pid \(pid)): \(reason); printing its threads' stacks, then SIGKILL")
+        if !Self.printStacks(of: pid) {
+            Glibc.kill(pid, SIGQUIT)
+            // A stopped process handles the signal only once it runs again.
+            Glibc.kill(pid, SIGCONT)
+            let patience = ContinuousClock.now + .seconds(10)
+            var code: Int32 = 0
+            while ContinuousClock.now < patience {
+                if waitpid(pid, &code, WNOHANG) == pid {
+                    recordEnd(code)
+                    return
+                }
+                usleep(100_000)
+            }
+        }
+        Glibc.kill(pid, SIGKILL)
         var code: Int32 = 0
-        while ContinuousClock.now < patience {
-            if waitpid(pid, &code, WNOHANG) == pid {
-                recordEnd(code)
-                return
+        if waitpid(pid, &code, 0) == pid { recordEnd(code) }
+    }
+
+    /// Runs gdb on `pid` to print every thread's stack to standard error.
+    /// - Returns: whether gdb was there to run.
+    private static func printStacks(of pid: pid_t) -> Bool {
+        let gdb = "/usr/bin/gdb"
+        guard access(gdb, X_OK) == 0 else { return false }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        let arguments = [gdb, "-p", "\(pid)", "-batch", "-nx", "-iex", "set complaints 0", "-ex", "set pagination off", "-ex", "thread apply all bt 40"]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var debugger: pid_t = 0
+        guard posix_spawn(&debugger, gdb, &actions, nil, argv, environ) == 0 else { return false }
+        let patience = ContinuousClock.now + .seconds(60)
+        var code: Int32 = 0
+        while waitpid(debugger, &code, WNOHANG) != debugger {
+            if ContinuousClock.now > patience {
+                Glibc.kill(debugger, SIGKILL)
+                waitpid(debugger, &code, 0)
+                break
             }
             usleep(100_000)
         }
-        Glibc.kill(pid, SIGKILL)
-        if waitpid(pid, &code, 0) == pid { recordEnd(code) }
+        return true
     }
 
     /// Waits for the child's output to end, once it has exited.

@@ -54,8 +54,9 @@ import Foundation
 ///   caching moves resident memory by a megabyte or two at most.
 /// - No deadlock: each child prints its slowest thread's operation count every
 ///   second; a child whose slowest thread finishes nothing for 30 s, or that is
-///   still running 60 s after the end, gets SIGQUIT (the Swift runtime prints
-///   every thread's backtrace) and then SIGKILL, and the run fails saying so.
+///   still running 60 s after the end, has every thread's stack printed (by
+///   gdb, or the Swift runtime on SIGQUIT without it) and is killed, and the
+///   run fails saying so.
 struct SoakCoordinator {
     static let usage = """
         usage: StowageSoak [--seconds 60] [--processes 3] [--threads 8] [--grace 60] [--stall-limit 30]
@@ -107,10 +108,7 @@ struct SoakCoordinator {
         let until = Date().timeIntervalSince1970 + seconds
         let common = ["--file", file, "--until", "\(until)", "--warm-up", "\(warmUp)"]
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var environment = ProcessInfo.processInfo.environment
-        // A stuck child gets SIGQUIT; the Swift runtime then prints every thread's backtrace.
-        environment["SWIFT_BACKTRACE"] = environment["SWIFT_BACKTRACE"] ?? "enable=yes,interactive=no,threads=all"
-        let environmentList = environment.map { "\($0.key)=\($0.value)" }
+        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
 
         var children: [ChildProcess] = []
         do {
@@ -118,10 +116,10 @@ struct SoakCoordinator {
                 children.append(try ChildProcess(
                     name: "worker-\(index)", executable: executable,
                     arguments: ["worker", "--name", "worker-\(index)", "--index", "\(index)", "--threads", "\(threads)"] + common,
-                    environment: environmentList))
+                    environment: environment))
             }
             children.append(try ChildProcess(
-                name: "editor", executable: executable, arguments: ["editor", "--name", "editor"] + common, environment: environmentList))
+                name: "editor", executable: executable, arguments: ["editor", "--name", "editor"] + common, environment: environment))
         } catch {
             print(error)
             for child in children { child.kill(because: "the soak could not start") }
@@ -140,8 +138,11 @@ struct SoakCoordinator {
         var failures: [String] = []
         for child in children {
             let status = child.snapshot
-            if let reason = status.killedBecause { failures.append("\(child.name) was killed: \(reason)") }
-            if status.phase != .exited(status: 0) { failures.append("\(child.name) ended with \(status.phase)") }
+            if let reason = status.killedBecause {
+                failures.append("\(child.name) was killed (\(status.phase)): \(reason)")
+            } else if status.phase != .exited(status: 0) {
+                failures.append("\(child.name) ended with \(status.phase)")
+            }
         }
         failures += checkerResult.failures.map { "file check: \($0)" }
         if checkerResult.failureCount > checkerResult.failures.count {
