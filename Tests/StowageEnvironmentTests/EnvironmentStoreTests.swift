@@ -126,6 +126,11 @@ struct EnvironmentStoreTests {
         let retries: Int? = store.values.retries
         #expect(retries == 3)
     }
+
+    @Test func theDescriptionCountsVariablesInGoodEnglish() {
+        #expect(EnvironmentStore(variables: ["A": "1"]).description == "EnvironmentStore(1 variable, 0 written by this store)")
+        #expect(EnvironmentStore(variables: ["A": "1", "B": "2"]).description == "EnvironmentStore(2 variables, 0 written by this store)")
+    }
 }
 
 /// A thread-safe count of calls.

@@ -8,7 +8,7 @@ extension EnvironmentStore: CustomStringConvertible, CustomDebugStringConvertibl
     /// A summary with no values at all.
     public var description: String {
         let (variableCount, writeCount) = state.withLock { ($0.variables.count, $0.overlay.count) }
-        var text = "EnvironmentStore(\(variableCount) variables, \(writeCount) written by this store"
+        var text = "EnvironmentStore(\(variableCount) \(variableCount == 1 ? "variable" : "variables"), \(writeCount) written by this store"
         if let dotEnvFile { text += ", .env file \(dotEnvFile.url.path(percentEncoded: false))" }
         return text + ")"
     }
