@@ -50,10 +50,10 @@ struct MemorySample: Codable, Sendable {
         guard let system = lastSize("<system type=\"current\""), let fast = lastSize("<total type=\"fast\""),
               let rest = lastSize("<total type=\"rest\"")
         else { return nil }
+        // A sanitizer replaces malloc; glibc's arenas are then empty and say nothing.
+        guard system > 0 else { return nil }
         return (system - fast - rest + (lastSize("<total type=\"mmap\"") ?? 0)) / 1024
     }
-
-    var description: String { "rss \(Self.mebibytes(residentKiB)), peak \(Self.mebibytes(peakKiB))" }
 
     static func mebibytes(_ kiB: Int) -> String {
         let sign = kiB < 0 ? "-" : ""
