@@ -21,7 +21,15 @@ final class FileChangeMonitor: Sendable {
     static let shared = FileChangeMonitor()
 
     private let queue = DispatchQueue(label: "Stowage.JSONFileStore.changes")
-    private let registrations = Locked<[ObjectIdentifier: Registration]>([:])
+    /// Keyed by a number of their own, never by the backing's address: a new
+    /// backing often gets a dropped one's address, and the dropped one's last
+    /// timer tick would then unregister the new one.
+    private let registrations = Locked<Registrations>(Registrations())
+
+    private struct Registrations {
+        var nextID: UInt64 = 0
+        var byID: [UInt64: Registration] = [:]
+    }
 
     private final class Registration: Sendable {
         weak let backing: JSONFileBacking?
@@ -43,7 +51,7 @@ final class FileChangeMonitor: Sendable {
 
     private struct DirectoryWatch {
         var descriptor: Int32
-        var users: Set<ObjectIdentifier>
+        var users: Set<UInt64>
     }
     // Kept alive for the life of the process.
     nonisolated(unsafe) private let eventSource: (any DispatchSourceRead)?
@@ -68,7 +76,10 @@ final class FileChangeMonitor: Sendable {
     func watch(_ backing: JSONFileBacking) {
         guard let interval = backing.options.changeDetection.pollInterval else { return }
         let directory = FilePath.directory(of: FilePath.resolvingSymbolicLinks(backing.path, in: backing.fileSystem))
-        let identifier = ObjectIdentifier(backing)
+        let identifier = registrations.withLock { registrations in
+            defer { registrations.nextID &+= 1 }
+            return registrations.nextID
+        }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = max(1_000_000, interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)))
@@ -80,13 +91,19 @@ final class FileChangeMonitor: Sendable {
             FileChangeMonitor.shared.addDirectoryWatchIfNeeded(for: identifier)
             backing.checkForExternalChange()
         }
-        registrations.withLock { $0[identifier] = Registration(backing: backing, directory: directory, timer: timer) }
+        registrations.withLock { $0.byID[identifier] = Registration(backing: backing, directory: directory, timer: timer) }
         addDirectoryWatchIfNeeded(for: identifier)
         timer.resume()
     }
 
-    private func unwatch(_ identifier: ObjectIdentifier) {
-        guard let registration = registrations.withLock({ $0.removeValue(forKey: identifier) }) else { return }
+    /// The number `backing` is registered under, if it is watched.
+    func registrationID(of backing: JSONFileBacking) -> UInt64? {
+        registrations.withLock { $0.byID.first { $0.value.backing === backing }?.key }
+    }
+
+    /// Stops checking a registration: called by its timer once its backing is gone.
+    func unwatch(_ identifier: UInt64) {
+        guard let registration = registrations.withLock({ $0.byID.removeValue(forKey: identifier) }) else { return }
         registration.timer.cancel()
         #if os(Linux)
         watches.withLock { watches in
@@ -103,9 +120,9 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// Watches the directory once it exists; until then the timer alone checks.
-    private func addDirectoryWatchIfNeeded(for identifier: ObjectIdentifier) {
+    private func addDirectoryWatchIfNeeded(for identifier: UInt64) {
         #if os(Linux)
-        guard inotify >= 0, let registration = registrations.withLock({ $0[identifier] }) else { return }
+        guard inotify >= 0, let registration = registrations.withLock({ $0.byID[identifier] }) else { return }
         let directory = registration.directory
         watches.withLock { watches in
             if watches[directory] != nil {
@@ -127,7 +144,7 @@ final class FileChangeMonitor: Sendable {
     private func drainEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while buffer.withUnsafeMutableBytes({ read(inotify, $0.baseAddress, $0.count) }) > 0 {}
-        let backings = registrations.withLock { $0.values.compactMap(\.backing) }
+        let backings = registrations.withLock { $0.byID.values.compactMap(\.backing) }
         for backing in backings { backing.checkForExternalChange() }
     }
     #endif
