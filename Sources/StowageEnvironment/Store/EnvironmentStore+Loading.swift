@@ -36,17 +36,19 @@ extension EnvironmentStore {
     /// The file's text, or `nil` for a missing file that is not required.
     private static func readText(of file: DotEnvFile) throws(StorageError) -> String? {
         let path = file.url.path(percentEncoded: false)
-        let data: Data
-        do {
-            data = try Data(contentsOf: file.url)
-        } catch {
-            if !file.isRequired, !FileManager.default.fileExists(atPath: path) { return nil }
-            let reason = FileManager.default.fileExists(atPath: path)
-                ? "the .env file \(path) could not be read."
-                : "the .env file \(path) does not exist, and the store was told it is required."
-            throw StorageError(code: .storeFailure, reason: reason, underlyingError: error)
+        let bytes: [UInt8]
+        switch DotEnvFileReader.bytes(atPath: path) {
+        case .success(let read):
+            bytes = read
+        case .failure(let failure) where failure.isMissingFile && !file.isRequired:
+            return nil
+        case .failure(let failure):
+            let reason = failure.isMissingFile
+                ? "the .env file \(path) does not exist, and the store was told it is required."
+                : "the .env file \(path) could not be read: \(failure)."
+            throw StorageError(code: .storeFailure, reason: reason, underlyingError: failure)
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw StorageError(code: .invalidDotEnv, reason: "the .env file \(path) is not UTF-8 text.")
         }
         return text
