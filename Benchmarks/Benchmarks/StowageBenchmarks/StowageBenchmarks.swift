@@ -21,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
     registerReferenceMemoryBenchmarks()
     registerJSONFileBenchmarks()
     registerEnvironmentBenchmarks()
+    registerCompositionBenchmarks()
 }
