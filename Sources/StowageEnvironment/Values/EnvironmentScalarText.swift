@@ -47,12 +47,18 @@ enum EnvironmentScalarText {
         return value
     }
 
+    /// The text without spaces, tabs, CRs and LFs around it.
+    ///
+    /// Trims scalars, not characters: a CR LF pair is one `Character`, equal
+    /// to neither "\r" nor "\n", and a value set by a tool that ends lines
+    /// with CR LF must read like one that ends them with LF.
     static func trimmed(_ text: String) -> String {
-        let whitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !whitespace($0) }), let last = text.lastIndex(where: { !whitespace($0) }) else {
+        let scalars = text.unicodeScalars
+        let whitespace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = scalars.firstIndex(where: { !whitespace($0) }), let last = scalars.lastIndex(where: { !whitespace($0) }) else {
             return ""
         }
-        return String(text[first...last])
+        return String(scalars[first...last])
     }
 }
 

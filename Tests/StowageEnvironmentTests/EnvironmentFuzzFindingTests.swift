@@ -1,0 +1,30 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StowageEnvironment
+import Testing
+
+/// What the `environment-values` fuzz target found; the inputs are in
+/// `Fuzz/Regressions/environment-values`.
+struct EnvironmentFuzzFindingTests {
+    private func read<Value: Storable>(_ text: String, as type: Value.Type) throws -> Value? {
+        try EnvironmentStore(variables: ["VALUE": text]).value(forKey: "value", as: type)
+    }
+
+    /// Whitespace was trimmed by `Character`, and CR LF is one character, equal
+    /// to neither "\r" nor "\n": a value ending in CR LF did not read, though
+    /// one ending in LF did.
+    @Test func textEndingInCRLFReadsAsTextEndingInLFDoes() throws {
+        #expect(try read("42\r\n", as: Int.self) == 42)
+        #expect(try read("\r\n0x1F \r\n", as: Int.self) == 31)
+        #expect(try read("yes\r\n", as: Bool.self) == true)
+        #expect(try read(" 1.5\r\n", as: Double.self) == 1.5)
+        #expect(try read("AAEC\r\n", as: Data.self) == Data([0, 1, 2]))
+        #expect(try read("1,2\r\n", as: [Int].self) == [1, 2])
+        #expect(try read("a , b\r\n", as: [String].self) == ["a", "b"])
+        #expect(try read("\r\n", as: Int?.self) == .some(nil))
+        #expect(try read("x\r\n", as: String.self) == "x\r\n")
+    }
+}
