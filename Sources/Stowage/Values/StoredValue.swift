@@ -12,7 +12,9 @@ public import Foundation
 /// `.unsignedInteger` the ones above `Int64.max`. Equality treats the two integer
 /// cases as numbers, so `.signedInteger(5) == .unsignedInteger(5)`, and compares
 /// doubles by their bits, so `0.0` and `-0.0` differ (a change of sign is a
-/// change to store and to observe) while NaN equals NaN.
+/// change to store and to observe) while NaN equals NaN. A date whose time is
+/// NaN equals another such date for the same reason: `==` must be reflexive
+/// for a value to be stored, compared and hashed.
 ///
 /// ```swift
 /// let value: StoredValue = ["name": "Ada", "launches": 3, "beta": true]
@@ -64,7 +66,7 @@ extension StoredValue: Equatable {
         case let (.double(a), .double(b)): a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
         case let (.string(a), .string(b)): a == b
         case let (.data(a), .data(b)): a == b
-        case let (.date(a), .date(b)): a == b
+        case let (.date(a), .date(b)): a == b || (a.timeIntervalSinceReferenceDate.isNaN && b.timeIntervalSinceReferenceDate.isNaN)
         case let (.array(a), .array(b)): a == b
         case let (.dictionary(a), .dictionary(b)): a == b
         default: false
@@ -84,6 +86,7 @@ extension StoredValue: Hashable {
         case .double(let value): hasher.combine(3); hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
         case .string(let value): hasher.combine(4); hasher.combine(value)
         case .data(let value): hasher.combine(5); hasher.combine(value)
+        case .date(let value) where value.timeIntervalSinceReferenceDate.isNaN: hasher.combine(6); hasher.combine(Double.nan.bitPattern)
         case .date(let value): hasher.combine(6); hasher.combine(value)
         case .array(let value): hasher.combine(7); hasher.combine(value)
         case .dictionary(let value): hasher.combine(8); hasher.combine(value)

@@ -1,0 +1,52 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Stowage
+import Testing
+
+/// What the `storable-decoding` fuzz target found in stored values and their
+/// coding; the inputs are in `Fuzz/Regressions/storable-decoding`.
+struct FuzzFindingTests {
+    /// `==` compared dates with `Date`'s own `==`, so a date whose time is NaN
+    /// was unequal to itself and could not be found in a set or a dictionary.
+    @Test func aDateWhoseTimeIsNaNEqualsItselfAndHashesAlike() {
+        let date = StoredValue.date(Date(timeIntervalSinceReferenceDate: .nan))
+        let otherNaN = StoredValue.date(Date(timeIntervalSinceReferenceDate: -Double.nan))
+        #expect(date == date)
+        #expect(date == otherNaN)
+        #expect(date.hashValue == otherNaN.hashValue)
+        #expect(Set([date, otherNaN, date]).count == 1)
+        #expect(date != .date(Date(timeIntervalSinceReferenceDate: 0)))
+    }
+
+    /// The canonical order asked `lexicographicallyPrecedes(_:by:)`, which calls
+    /// its predicate both ways round, to compare nested arrays: comparing two
+    /// values nested 30 levels deep took 2^30 calls, so storing such a set hung.
+    @Test(.timeLimit(.minutes(1)))
+    func setsOfDeeplyNestedValuesAreStoredWithoutDelay() throws {
+        func nested(_ depth: Int, around leaf: StoredValue) -> StoredValue {
+            (0..<depth).reduce(leaf) { value, _ in .array([value]) }
+        }
+        let set: Set<StoredValue> = [nested(200, around: 1), nested(200, around: 2), nested(199, around: ["k": 1])]
+        guard case .array(let elements) = try set.storedValue() else {
+            Issue.record("a set is stored as an array")
+            return
+        }
+        // Arrays come before dictionaries, so the shallower value, which ends in one, goes last.
+        #expect(elements == [nested(200, around: 1), nested(200, around: 2), nested(199, around: ["k": 1])])
+    }
+
+    /// The order puts dates whose time is NaN last, so sorting a set of dates is deterministic.
+    @Test func dateWithNaNTimesSortAfterEveryOtherDate() throws {
+        let dates: Set<Date> = [Date(timeIntervalSinceReferenceDate: .nan), Date(timeIntervalSinceReferenceDate: 5), .distantPast]
+        guard case .array(let elements) = try dates.storedValue() else {
+            Issue.record("a set is stored as an array")
+            return
+        }
+        #expect(elements.count == 3)
+        #expect(elements.first == .date(.distantPast))
+        #expect(elements.last == .date(Date(timeIntervalSinceReferenceDate: .nan)))
+    }
+}
