@@ -8,6 +8,9 @@
 /// - `Date` becomes `.date` and `Data` becomes `.data`;
 /// - `URL` becomes `.string` of its `absoluteString`, `UUID` of its `uuidString`;
 /// - keyed containers become `.dictionary`, unkeyed ones `.array`, nil `.null`;
+/// - a `Set`'s elements, and a dictionary's keys and values when it encodes
+///   them as pairs (keys other than `String` and `Int`), are put in the
+///   canonical order of stored values, so equal values are stored alike;
 /// - a value that encodes nothing becomes an empty `.dictionary`.
 ///
 /// Every error thrown is a `StorageError`. One thrown by a value's own

@@ -94,7 +94,15 @@ final class StoredValueEncoderImplementation: Encoder {
         } catch {
             throw StorageError.codingEncodingFailed(Value.self, underlyingError: error, at: encoder.path)
         }
-        return try encoder.resolvedValue()
+        let resolved = try encoder.resolvedValue()
+        // Only an unkeyed container of two or more elements has an order to fix, so
+        // most values skip the conformance check.
+        if case .array(let elements) = resolved, elements.count > 1,
+            let unordered = Value.self as? any UnorderedCollectionEncoding.Type
+        {
+            return .array(StoredValue.canonicallyOrdered(elements, memberLength: unordered.encodedMemberLength))
+        }
+        return resolved
     }
 
     private func conflictError(requested: String) -> StorageError {
