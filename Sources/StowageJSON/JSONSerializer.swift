@@ -15,7 +15,8 @@ package import Stowage
 ///   `\b`, `\f`, otherwise `\u00XX` in lowercase hexadecimal); everything else,
 ///   U+2028 and U+2029 included, is written as UTF-8.
 /// - `.data` becomes a Base64 string and `.date` an ISO 8601 string with
-///   milliseconds, the forms `Data` and `Date` read back from a string.
+///   milliseconds, the forms `Data` and `Date` read back from a string. A date
+///   outside the years 1 through 9999 has no such form and is an error.
 ///
 /// Values nested deeper than `maximumDepth` are refused, so everything written
 /// can be read back by a `JSONParser` with the same limit.
@@ -49,7 +50,8 @@ package struct JSONSerializer: Sendable {
     ///     does not grow while it is written.
     /// - Returns: The JSON text, without a byte order mark.
     /// - Throws: `StorageError` with code `.encodingFailed` naming the path of
-    ///   a double that is NaN or infinite, or of a container nested too deep.
+    ///   a double that is NaN or infinite, a date without an ISO 8601 form, or
+    ///   a container nested too deep.
     package func serialize(_ value: StoredValue, expectedByteCount: Int = 0) throws(StorageError) -> [UInt8] {
         var writer = makeWriter(expectedByteCount: expectedByteCount)
         do {

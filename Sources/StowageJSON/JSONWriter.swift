@@ -15,6 +15,7 @@ struct JSONWriter {
     struct Failure: Error {
         enum Problem {
             case nonFiniteDouble
+            case dateWithoutISO8601Form
             case tooDeep(maximumDepth: Int)
         }
 
@@ -25,6 +26,10 @@ struct JSONWriter {
             switch problem {
             case .nonFiniteDouble:
                 .unserializableJSON("found a floating-point number that is NaN or infinite, which JSON can not represent", at: path)
+            case .dateWithoutISO8601Form:
+                .unserializableJSON(
+                    "found a date outside the years 1 through 9999, or whose time is NaN or infinite, which ISO 8601 text can not hold",
+                    at: path)
             case .tooDeep(let maximumDepth):
                 .unserializableJSON("found objects and arrays nested more than \(maximumDepth) levels deep", at: path)
             }
@@ -66,6 +71,7 @@ struct JSONWriter {
         case .data(let value):
             writeString(value.base64EncodedString())
         case .date(let value):
+            guard value.hasISO8601Form else { throw Failure(problem: .dateWithoutISO8601Form) }
             writeString(value.iso8601String)
         case .array(let elements):
             try writeArray(elements, depth: depth)

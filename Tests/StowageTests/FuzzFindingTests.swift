@@ -81,4 +81,32 @@ struct FuzzFindingTests {
         #expect(pairs.first == .string(ids[0].uuidString))
         #expect(try Tagged(storedValue: stored) == first)
     }
+
+    /// Date's text was formatted by a style that truncates to the millisecond,
+    /// and the date read from "…00.004Z" lies just below 4 ms as a `Double`:
+    /// it came out as "…00.003Z", losing a millisecond each time it was read and
+    /// written back. One date in ten did.
+    @Test func aDateReadFromItsTextGivesTheSameTextAgain() throws {
+        for milliseconds in 0..<1000 {
+            let date = Date(timeIntervalSinceReferenceDate: 730_000_000 + Double(milliseconds) / 1000)
+            let text = date.iso8601String
+            let reread = try Date(storedValue: .string(text))
+            #expect(reread.iso8601String == text)
+            #expect(abs(reread.timeIntervalSinceReferenceDate - date.timeIntervalSinceReferenceDate) < 0.0005)
+        }
+        #expect(Date(timeIntervalSinceReferenceDate: -0.0004).iso8601String == "2001-01-01T00:00:00.000Z")
+        #expect(Date(timeIntervalSinceReferenceDate: -0.0006).iso8601String == "2000-12-31T23:59:59.999Z")
+    }
+
+    /// Outside the years 1 through 9999 the format style writes a signed year
+    /// that no parser here reads, or clamps (NaN becomes the year -4712).
+    @Test func onlyDatesInTheYearsOneThroughNineThousandNineHundredNinetyNineHaveAnISO8601Form() throws {
+        #expect(Date.distantPast.hasISO8601Form)
+        #expect(Date.distantFuture.hasISO8601Form)
+        #expect(try Date(storedValue: .string(Date.distantPast.iso8601String)) == .distantPast)
+        #expect(!Date(timeIntervalSinceReferenceDate: .nan).hasISO8601Form)
+        #expect(!Date(timeIntervalSinceReferenceDate: .infinity).hasISO8601Form)
+        #expect(!Date(timeIntervalSince1970: -1e12).hasISO8601Form)
+        #expect(!Date(timeIntervalSinceReferenceDate: 252_423_993_600).hasISO8601Form)
+    }
 }

@@ -32,8 +32,31 @@ extension Date: Storable {
     }
 
     /// The ISO 8601 text stores use for dates, with milliseconds so a round trip keeps sub-second precision.
+    ///
+    /// The date is rounded to the nearest millisecond, and the milliseconds are
+    /// written by hand after the whole seconds, because the format style
+    /// truncates: the date read from "…00.004Z" lies a hair below 4 ms as a
+    /// `Double` and came out as "…00.003Z", so a date lost a millisecond each
+    /// time it was read and written back.
     package var iso8601String: String {
-        Self.fractionalISO8601.format(self)
+        let milliseconds = (timeIntervalSinceReferenceDate * 1000).rounded()
+        // Beyond this (about 30,000 years away) the style clamps anyway, and an `Int64` would overflow.
+        guard abs(milliseconds) < 1e15 else { return Self.fractionalISO8601.format(self) }
+        let (seconds, fraction) = Int64(milliseconds).quotientAndRemainder(dividingBy: 1000)
+        let wholeSeconds = fraction < 0 ? seconds - 1 : seconds
+        let text = Self.wholeSecondISO8601.format(Date(timeIntervalSinceReferenceDate: Double(wholeSeconds)))
+        guard text.hasSuffix("Z") else { return Self.fractionalISO8601.format(self) }
+        let digits = String(fraction < 0 ? fraction + 1000 : fraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    /// Whether `iso8601String` gives text that `init(iso8601String:)` reads
+    /// back: a date in the years 1 through 9999, the years ISO 8601 writes
+    /// with four digits. The format style writes earlier years with a sign
+    /// that no parser here reads, and clamps NaN and infinite dates.
+    package var hasISO8601Form: Bool {
+        // 0001-01-01T00:00:00.000Z up to what rounds to 9999-12-31T23:59:59.999Z.
+        (-63_114_076_800 ..< 252_423_993_599.9995).contains(timeIntervalSinceReferenceDate)
     }
 
     // Made once: a format style costs more to build than a date costs to parse.
