@@ -23,6 +23,19 @@ let package = Package(
         .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment"]),
         // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
         .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSON"]),
+        // Fuzz targets: the checks, one libFuzzer executable per target, and the tests that
+        // replay the committed corpus through the same checks; see Scripts/fuzz.sh.
+        .target(
+            name: "StowageFuzzing",
+            dependencies: ["Stowage", "StowageJSON", "StowageEnvironment"],
+            // `@_extern(c)` declares libFuzzer's LLVMFuzzerRunDriver, in fuzzing builds only.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(name: "JSONParserFuzzer", dependencies: ["StowageFuzzing"]),
+        .executableTarget(name: "DotEnvParserFuzzer", dependencies: ["StowageFuzzing"]),
+        .executableTarget(name: "EnvironmentValueFuzzer", dependencies: ["StowageFuzzing"]),
+        .executableTarget(name: "StorableDecodingFuzzer", dependencies: ["StowageFuzzing"]),
+        .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
         // A development soak of the JSON file store: processes, threads and an external editor on one file; see Scripts/soak.sh.
         .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),

@@ -16,18 +16,20 @@ import Stowage
 ///   `fallback` when that value is missing or empty. A `$` not followed by `{`
 ///   is kept.
 /// - CRLF line endings read as LF, and a leading byte order mark is skipped.
-struct DotEnvParser {
+///
+/// `package` so the fuzz targets (`Sources/StowageFuzzing`) can call it directly.
+package struct DotEnvParser {
     /// One assignment, in file order; a later one for the same name wins.
-    struct Assignment: Equatable {
-        var name: String
-        var value: String
-        var line: Int
+    package struct Assignment: Equatable {
+        package var name: String
+        package var value: String
+        package var line: Int
     }
 
     /// A syntax error: what was wrong, and on which line.
-    struct SyntaxError: Error, Equatable {
-        var line: Int
-        var problem: String
+    package struct SyntaxError: Error, Equatable {
+        package var line: Int
+        package var problem: String
     }
 
     private let scalars: [Unicode.Scalar]
@@ -44,7 +46,7 @@ struct DotEnvParser {
     /// - Parameter lookup: the value of a variable for `${NAME}`, given the
     ///   assignments read so far (the caller decides whether those or the
     ///   environment win).
-    static func parse(
+    package static func parse(
         _ text: String, lookup: (_ name: String, _ assignedSoFar: [String: String]) -> String?
     ) throws(SyntaxError) -> [Assignment] {
         var parser = DotEnvParser(text)

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Fuzzes every parser of the package with libFuzzer, one target after another.
+#
+#   Scripts/fuzz.sh [seconds per target, default 60] [target...]
+#
+# Targets: json-parser, dotenv-parser, environment-values, storable-decoding
+# (all by default). Each is an executable of this package (Sources/*Fuzzer)
+# that runs a check from Sources/StowageFuzzing over every input; the checks
+# say which properties they hold beyond "nothing traps".
+#
+# The targets are built with -sanitize=fuzzer,address into .build-fuzz. Each
+# starts from a copy of its committed seed corpus (Fuzz/Corpus/<target>) and
+# its regression inputs (Fuzz/Regressions/<target>) in a temporary folder, so
+# a campaign never changes the repository; set FUZZ_KEEP_CORPUS to a folder
+# to keep the grown corpora there, for example to merge new seeds with
+# `<executable> -merge=1 Fuzz/Corpus/<target> <kept corpus>`.
+#
+# A crash or a broken property stops that target, leaves the input in
+# .build-fuzz/findings/<target>/ and makes the script exit 1 after the other
+# targets have run. Replay a finding with the target's executable, fuzzing
+# build or not: `.build-fuzz/release/JSONParserFuzzer <file>`. Full logs are
+# in .build-fuzz/logs/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds="${1:-60}"
+shift || true
+
+# target name, executable, longest input (bytes)
+all_targets=(
+    "json-parser JSONParserFuzzer 8192"
+    "dotenv-parser DotEnvParserFuzzer 4096"
+    "environment-values EnvironmentValueFuzzer 1024"
+    "storable-decoding StorableDecodingFuzzer 2048"
+)
+selected=()
+if [ $# -eq 0 ]; then
+    selected=("${all_targets[@]}")
+else
+    for name in "$@"; do
+        found=""
+        for entry in "${all_targets[@]}"; do
+            if [ "${entry%% *}" = "$name" ]; then found="$entry"; fi
+        done
+        if [ -z "$found" ]; then
+            echo "Unknown fuzz target $name; the targets are: $(for entry in "${all_targets[@]}"; do printf '%s ' "${entry%% *}"; done)" >&2
+            exit 2
+        fi
+        selected+=("$found")
+    done
+fi
+
+build="$root/.build-fuzz"
+echo "Building the fuzz targets with -sanitize=fuzzer,address into $build"
+start=$SECONDS
+for entry in "${selected[@]}"; do
+    read -r _ executable _ <<< "$entry"
+    # ld.gold prints "Cannot export local symbol" for every ASan helper; they are harmless.
+    swift build -c release --build-path "$build" --product "$executable" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | { grep -v "Cannot export local symbol" || true; }
+done
+echo "Built in $((SECONDS - start)) s."
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$build/logs"
+# Swift's own backtracer would catch the crash first and only slow it down.
+export SWIFT_BACKTRACE=enable=no
+failed=()
+for entry in "${selected[@]}"; do
+    read -r name executable max_len <<< "$entry"
+    corpus="$work/$name"
+    findings="$build/findings/$name"
+    log="$build/logs/$name.log"
+    mkdir -p "$corpus" "$findings"
+    for folder in Corpus Regressions; do
+        if [ -d "$root/Fuzz/$folder/$name" ]; then
+            find "$root/Fuzz/$folder/$name" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
+        fi
+    done
+    echo
+    echo "==> $name for $seconds s, from $(find "$corpus" -type f | wc -l | tr -d ' ') seed inputs"
+    status=0
+    "$build/release/$executable" "$corpus" \
+        -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$findings/" > "$log" 2>&1 || status=$?
+
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    echo "$name: ${runs:-?} executions, ${speed:-?} exec/s; last status: ${last:-none}"
+    echo "    corpus: $(find "$corpus" -type f | wc -l | tr -d ' ') files; log: $log"
+    if [ "$status" -ne 0 ]; then
+        failed+=("$name")
+        echo "$name FAILED (exit status $status). The end of its log:"
+        grep -v -E '^#[0-9]+|^INFO:|^\s+NEW_FUNC' "$log" | tail -40
+        grep -E 'Test unit written to|artifact_prefix' "$log" || true
+    fi
+    if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
+        mkdir -p "$FUZZ_KEEP_CORPUS/$name"
+        cp "$corpus"/* "$FUZZ_KEEP_CORPUS/$name/" 2>/dev/null || true
+    fi
+done
+
+echo
+if [ ${#failed[@]} -ne 0 ]; then
+    echo "Fuzzing found problems in: ${failed[*]}. The inputs are in $build/findings/." >&2
+    exit 1
+fi
+echo "Fuzzing: every target ran $seconds s without a crash or a broken property."
