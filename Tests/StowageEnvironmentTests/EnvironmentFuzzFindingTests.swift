@@ -6,9 +6,11 @@ import Foundation
 import StowageEnvironment
 import Testing
 
-/// What the `environment-values` fuzz target found; the inputs are in
-/// `Fuzz/Regressions/environment-values`.
+/// What the `environment-values` and `dotenv-parser` fuzz targets found; the
+/// inputs are in `Fuzz/Regressions/environment-values` and `Fuzz/Regressions/dotenv-parser`.
 struct EnvironmentFuzzFindingTests {
+    let files = TemporaryFiles()
+
     private func read<Value: Storable>(_ text: String, as type: Value.Type) throws -> Value? {
         try EnvironmentStore(variables: ["VALUE": text]).value(forKey: "value", as: type)
     }
@@ -26,5 +28,22 @@ struct EnvironmentFuzzFindingTests {
         #expect(try read("a , b\r\n", as: [String].self) == ["a", "b"])
         #expect(try read("\r\n", as: Int?.self) == .some(nil))
         #expect(try read("x\r\n", as: String.self) == "x\r\n")
+    }
+
+    /// Each `A=${A}${A}` line doubled the value, so a .env file of a few
+    /// hundred bytes asked for gigabytes and never finished loading.
+    @Test func expansionsStopAtTheLengthOfAnEnvironmentVariable() throws {
+        let doubling = "A=0123456789abcdef\n" + String(repeating: "A=${A}${A}\n", count: 40)
+        let error = #expect(throws: StorageError.self) {
+            _ = try EnvironmentStore(dotEnv: .init(url: files.write(doubling)), variables: [:])
+        }
+        #expect(error?.code == .invalidDotEnv)
+        #expect(error?.message.contains("line 15") == true)
+        #expect(error?.message.contains("131072 bytes") == true)
+
+        // Up to the limit, expansions build the value as before.
+        let filling = "A=" + String(repeating: "x", count: 65_536) + "\nB=${A}${A}\n"
+        let store = try EnvironmentStore(dotEnv: .init(url: files.write(filling)), variables: [:])
+        #expect(try store.value(forKey: "b", as: String.self)?.utf8.count == 131_072)
     }
 }

@@ -16,6 +16,8 @@ import Stowage
 ///   `fallback` when that value is missing or empty. A `$` not followed by `{`
 ///   is kept.
 /// - CRLF line endings read as LF, and a leading byte order mark is skipped.
+/// - A value that expansions make longer than `maximumExpandedValueLength`
+///   bytes is an error.
 ///
 /// `package` so the fuzz targets (`Sources/StowageFuzzing`) can call it directly.
 package struct DotEnvParser {
@@ -31,6 +33,12 @@ package struct DotEnvParser {
         package var line: Int
         package var problem: String
     }
+
+    /// The longest value, in UTF-8 bytes, that `${NAME}` expansions may build:
+    /// Linux's limit for one environment string (`MAX_ARG_STRLEN`). Without a
+    /// limit, a few hundred bytes of `A=${A}${A}` lines double a value on every
+    /// line and exhaust memory.
+    package static let maximumExpandedValueLength = 131_072
 
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -153,7 +161,7 @@ package struct DotEnvParser {
                 }
                 index += 2
             case "$" where index + 1 < scalars.count && scalars[index + 1] == "{":
-                value.append(contentsOf: try readExpansion(lookup: lookup).unicodeScalars)
+                try appendExpansion(lookup: lookup, to: &value)
             default:
                 appendNormalizingLineEnd(to: &value)
             }
@@ -169,7 +177,7 @@ package struct DotEnvParser {
                 break
             }
             if scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "{" {
-                value.append(contentsOf: try readExpansion(lookup: lookup).unicodeScalars)
+                try appendExpansion(lookup: lookup, to: &value)
             } else {
                 value.append(scalar)
                 index += 1
@@ -177,6 +185,21 @@ package struct DotEnvParser {
         }
         while let last = value.last, last == " " || last == "\t" { value.removeLast() }
         return String(value)
+    }
+
+    /// Reads `${NAME}` or `${NAME:-fallback}` and appends its value, unless the
+    /// value would grow beyond `maximumExpandedValueLength`.
+    private mutating func appendExpansion(lookup: (String) -> String?, to value: inout String.UnicodeScalarView) throws(SyntaxError) {
+        let startLine = line
+        let expansion = try readExpansion(lookup: lookup)
+        guard String(value).utf8.count + expansion.utf8.count <= Self.maximumExpandedValueLength else {
+            throw SyntaxError(
+                line: startLine,
+                problem: "a ${…} expansion makes the value longer than \(Self.maximumExpandedValueLength) bytes, "
+                    + "more than an environment variable may hold"
+            )
+        }
+        value.append(contentsOf: expansion.unicodeScalars)
     }
 
     /// Reads `${NAME}` or `${NAME:-fallback}` and gives its value.
