@@ -199,6 +199,35 @@ struct LayeredStoreTests {
         #expect(file.storedValue(forKey: "count") == 11)
     }
 
+    /// A write that lands in the write layer just after a compare-and-swap
+    /// read the key as absent must make the swap fail, not be overwritten
+    /// (found by the conformance suite's concurrent modify under TSan).
+    @Test func aCompareAndSwapDoesNotOverwriteAWriteItDidNotSee() throws {
+        /// Another thread's write lands right after the first read.
+        final class RacedStore: UnderlyingStorage {
+            let inner = InMemoryStore()
+            private let raced = Locked(false)
+            func storedValue(forKey key: String) -> StoredValue? {
+                let value = inner.storedValue(forKey: key)
+                let isFirstRead = raced.withLock { wasRaced in
+                    defer { wasRaced = true }
+                    return !wasRaced
+                }
+                if isFirstRead { inner.setStoredValue(1, forKey: key) }
+                return value
+            }
+            func setStoredValue(_ value: StoredValue, forKey key: String) { inner.setStoredValue(value, forKey: key) }
+            func removeStoredValue(forKey key: String) { inner.removeStoredValue(forKey: key) }
+            func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) -> Bool {
+                inner.replaceStoredValues(expecting: expected, with: replacements)
+            }
+        }
+        let raced = RacedStore()
+        let store = LayeredStore([raced, InMemoryStore()])
+        #expect(try !store.replaceStoredValue(forKey: "counter", expecting: nil, with: 5))
+        #expect(raced.inner.storedValue(forKey: "counter") == 1)
+    }
+
     @Test func listingAndSecretsCombineTheLayers() throws {
         let environment = EnvironmentStore(variables: ["API_TOKEN": "s3cret"], options: .init(keyMapping: .exact))
         let store = LayeredStore([environment, InMemoryStore(["API_TOKEN": "default", "name": "x"])])

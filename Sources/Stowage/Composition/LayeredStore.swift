@@ -130,8 +130,15 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         for (key, value) in expected {
             let visible = try firstValue(forKey: key)
             guard visible?.value == value else { return false }
-            // The write layer's own value is what its compare-and-swap checks.
-            expectedInWriteLayer[key] = visible?.layerIndex == writeIndex ? value : try store.storedValue(forKey: key)
+            // What the write layer's compare-and-swap checks. Read from the
+            // layer again only when a higher layer shadows it: a value seen in
+            // a lower layer, or none, means the write layer held nothing, and
+            // a fresh read would let a racing write through unseen.
+            switch visible?.layerIndex {
+            case writeIndex?: expectedInWriteLayer[key] = value
+            case let index? where index < writeIndex: expectedInWriteLayer[key] = try store.storedValue(forKey: key)
+            default: expectedInWriteLayer[key] = .some(nil)
+            }
         }
         var shadowed: [String] = []
         for (key, value) in replacements where try checkShadowing(ofKey: key, below: writeIndex, removing: value == nil) {
