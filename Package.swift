@@ -38,13 +38,13 @@ let package = Package(
         .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
         // A development soak of the JSON file store: processes, threads and an external editor on one file; see Scripts/soak.sh.
         .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"]),
-        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting"]),
+        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         // A second process for the JSON file store's multi-process and crash tests.
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"]),
         // A second process for the environment store's tests that call setenv.
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"]),
-        .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting", "StowageEnvironmentWorker"]),
+        .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]),
         .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageJSONFileWorker"]),
         // Temporary directories and worker processes, for the test targets.
         .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),

@@ -1,4 +1,5 @@
 import Stowage
+import StowageTestSupport
 import Testing
 
 struct StorageReferenceTests {

@@ -1,4 +1,5 @@
 import Stowage
+import StowageTestSupport
 import Testing
 
 /// A store with a default instance, so the `in:`-less initialisers can be tested in this module.
