@@ -16,7 +16,7 @@ package import Stowage
 ///   U+2028 and U+2029 included, is written as UTF-8.
 /// - `.data` becomes a Base64 string and `.date` an ISO 8601 string with
 ///   milliseconds, the forms `Data` and `Date` read back from a string. A date
-///   outside the years 1 through 9999 has no such form and is an error.
+///   outside the years 0 through 99,999 has no such form and is an error.
 ///
 /// Values nested deeper than `maximumDepth` are refused, so everything written
 /// can be read back by a `JSONParser` with the same limit.

@@ -28,7 +28,7 @@ struct JSONWriter {
                 .unserializableJSON("found a floating-point number that is NaN or infinite, which JSON can not represent", at: path)
             case .dateWithoutISO8601Form:
                 .unserializableJSON(
-                    "found a date outside the years 1 through 9999, or whose time is NaN or infinite, which ISO 8601 text can not hold",
+                    "found a date outside the years 0 through 99,999, or whose time is NaN or infinite, which ISO 8601 text can not hold",
                     at: path)
             case .tooDeep(let maximumDepth):
                 .unserializableJSON("found objects and arrays nested more than \(maximumDepth) levels deep", at: path)

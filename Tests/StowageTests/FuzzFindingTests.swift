@@ -98,15 +98,18 @@ struct FuzzFindingTests {
         #expect(Date(timeIntervalSinceReferenceDate: -0.0006).iso8601String == "2000-12-31T23:59:59.999Z")
     }
 
-    /// Outside the years 1 through 9999 the format style writes a signed year
-    /// that no parser here reads, or clamps (NaN becomes the year -4712).
-    @Test func onlyDatesInTheYearsOneThroughNineThousandNineHundredNinetyNineHaveAnISO8601Form() throws {
+    /// Before the year 0 the format style writes a signed year that no parser
+    /// here reads, and it clamps NaN and infinite dates (NaN becomes the year -4712).
+    @Test func onlyDatesInTheYearsZeroThroughNinetyNineThousandNineHundredNinetyNineHaveAnISO8601Form() throws {
         #expect(Date.distantPast.hasISO8601Form)
         #expect(Date.distantFuture.hasISO8601Form)
         #expect(try Date(storedValue: .string(Date.distantPast.iso8601String)) == .distantPast)
+        #expect(Date(timeIntervalSinceReferenceDate: -63_145_699_200).hasISO8601Form)
+        #expect(Date(timeIntervalSinceReferenceDate: 3_092_549_673_599.999).hasISO8601Form)
+        #expect(!Date(timeIntervalSinceReferenceDate: -63_145_699_200.001).hasISO8601Form)
+        #expect(!Date(timeIntervalSinceReferenceDate: 3_092_549_673_600).hasISO8601Form)
         #expect(!Date(timeIntervalSinceReferenceDate: .nan).hasISO8601Form)
         #expect(!Date(timeIntervalSinceReferenceDate: .infinity).hasISO8601Form)
         #expect(!Date(timeIntervalSince1970: -1e12).hasISO8601Form)
-        #expect(!Date(timeIntervalSinceReferenceDate: 252_423_993_600).hasISO8601Form)
     }
 }

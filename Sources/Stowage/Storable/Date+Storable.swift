@@ -51,12 +51,13 @@ extension Date: Storable {
     }
 
     /// Whether `iso8601String` gives text that `init(iso8601String:)` reads
-    /// back: a date in the years 1 through 9999, the years ISO 8601 writes
-    /// with four digits. The format style writes earlier years with a sign
-    /// that no parser here reads, and clamps NaN and infinite dates.
+    /// back as the same text: a date in the years 0 through 99,999. The format
+    /// style writes earlier years with a sign that no parser here reads, clamps
+    /// NaN and infinite dates (NaN becomes the year -4712), and beyond about
+    /// the year 140,000 a `Double` no longer holds milliseconds.
     package var hasISO8601Form: Bool {
-        // 0001-01-01T00:00:00.000Z up to what rounds to 9999-12-31T23:59:59.999Z.
-        (-63_114_076_800 ..< 252_423_993_599.9995).contains(timeIntervalSinceReferenceDate)
+        // 0000-01-01T00:00:00.000Z through 99999-12-31T23:59:59.999Z, in the milliseconds `iso8601String` rounds to.
+        (-63_145_699_200_000 ... 3_092_549_673_599_999).contains((timeIntervalSinceReferenceDate * 1000).rounded())
     }
 
     // Made once: a format style costs more to build than a date costs to parse.
