@@ -46,4 +46,19 @@ struct EnvironmentFuzzFindingTests {
         let store = try EnvironmentStore(dotEnv: .init(url: files.write(filling)), variables: [:])
         #expect(try store.value(forKey: "b", as: String.self)?.utf8.count == 131_072)
     }
+
+    struct Event: Codable, Storable, Equatable {
+        var at: Date
+    }
+
+    /// A date in a five-digit year reads from JSON text; writing it back for a
+    /// child process gave empty text while the JSON serializer refused every
+    /// year beyond 9999.
+    @Test func aValueWithAFiveDigitYearIsWrittenBackForAChildProcess() throws {
+        let text = #"{"at":"10491-01-01T00:00:00.000Z"}"#
+        let store = EnvironmentStore(variables: ["EVENT": text])
+        let event = try #require(try store.value(forKey: "event", as: Event.self))
+        try store.set(event, forKey: "event")
+        #expect(store.environmentForChildProcess()["EVENT"] == text)
+    }
 }
