@@ -23,7 +23,9 @@ extension StoredValue {
     }
 
     /// Accepts both integer cases, and a double whose value is a whole number,
-    /// because stores that keep JSON-ish text can not tell `3` from `3.0`.
+    /// because stores that keep JSON-ish text can not tell `3` from `3.0`. The
+    /// double must lie within the 64-bit range, the widest integer a stored
+    /// value holds, so a 128-bit integer never reads what it could not store.
     func integerValue<Integer: FixedWidthInteger>(
         as type: Integer.Type,
         at path: @autoclosure () -> CodingPathNode
@@ -42,7 +44,8 @@ extension StoredValue {
                 throw StorageError.codingTypeMismatch(
                     expected: "an integer", found: "a floating-point number with a fractional part", at: path())
             }
-            if let integer = Integer(exactly: double) { return integer }
+            if let signed = Int64(exactly: double), let integer = Integer(exactly: signed) { return integer }
+            if let unsigned = UInt64(exactly: double), let integer = Integer(exactly: unsigned) { return integer }
         default:
             throw StorageError.codingTypeMismatch(expected: "an integer", found: self, at: path())
         }

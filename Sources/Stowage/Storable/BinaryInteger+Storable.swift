@@ -1,5 +1,8 @@
 /// Shared decoding for every integer width: exact conversions only, so an
 /// out-of-range value is an error instead of a trap or a silent wrap.
+///
+/// A whole double reads only within the 64-bit range, the widest integer a
+/// store keeps: a 128-bit integer read from 2^64 could not be stored again.
 extension BinaryInteger where Self: Storable {
     package init(exactlyFrom storedValue: StoredValue) throws {
         let converted: Self?
@@ -7,7 +10,16 @@ extension BinaryInteger where Self: Storable {
         case .signedInteger(let value): converted = Self(exactly: value)
         case .unsignedInteger(let value): converted = Self(exactly: value)
         case .double(let value) where value.isFinite && value.rounded(.towardZero) == value:
-            converted = Self(exactly: value)
+            if let signed = Int64(exactly: value) {
+                converted = Self(exactly: signed)
+            } else if let unsigned = UInt64(exactly: value) {
+                converted = Self(exactly: unsigned)
+            } else {
+                throw StorageError(
+                    code: .valueOutOfRange,
+                    reason: "expected \(Self.self), found a number beyond 64 bits, the widest integer a store keeps."
+                )
+            }
         case .double:
             throw StorageError.typeMismatch(expected: Self.self, found: storedValue, detail: "not a whole number")
         default:
