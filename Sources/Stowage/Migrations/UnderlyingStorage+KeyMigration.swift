@@ -5,9 +5,9 @@ extension UnderlyingStorage {
     /// data (the write layer), so a default in a lower layer is never taken
     /// for a value of the new key. It reads the old value, converts it,
     /// writes the new key and removes the old one in a single multi-key
-    /// compare-and-swap, so no reference sees
-    /// one without the other, and in ``replaceStoredValues(expecting:with:)``
-    /// the JSON file store makes that atomic across processes. Running it
+    /// compare-and-swap (``replaceStoredValues(expecting:with:)``), so no
+    /// reference sees one without the other; the JSON file store's swap is
+    /// atomic across processes too. Running it
     /// again finds the old key gone and does nothing, so call it at every
     /// launch. When the new key already has a value, that value wins and the
     /// old key is removed.
