@@ -63,6 +63,25 @@ struct JSONFileStoreFormatTests {
         #expect(store.storedValue(forKey: "ratio") == nil)
     }
 
+    /// A date text can not hold was normalized to text that reads back as
+    /// another date; it is refused when set, like NaN, and the file keeps its values.
+    @Test func refusesDatesWithoutAnISO8601FormAtTheSetterNamingTheKey() throws {
+        let store = JSONFileStore(url: directory.url())
+        let kept = Date(timeIntervalSince1970: 1_700_000_000)
+        try store.set([kept], forKey: "history")
+        try store.flush()
+        let before = fileBytes(directory.file())
+        for date in [Date(timeIntervalSinceReferenceDate: 3_092_549_673_600), Date(timeIntervalSince1970: -1e12)] {
+            let error = #expect(throws: StorageError.self) { try store.set([kept, date], forKey: "history") }
+            #expect(error?.code == .encodingFailed)
+            #expect(error?.key == "history")
+            #expect(error?.message.contains("99,999") == true)
+        }
+        try store.flush()
+        #expect(fileBytes(directory.file()) == before)
+        #expect(try store.reopened().value(forKey: "history", as: [Date].self) == [kept])
+    }
+
     @Test func readsAndWritesNestedObjectsInTheNestedLayout() throws {
         writeFile(directory.file(), #"{"server": {"port": 8080, "tls": {"enabled": true}}, "name": "demo"}"#)
         let store = JSONFileStore(url: directory.url(), options: .init(keyLayout: .nested()))

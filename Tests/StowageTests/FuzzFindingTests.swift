@@ -113,6 +113,42 @@ struct FuzzFindingTests {
         #expect(!Date(timeIntervalSince1970: -1e12).hasISO8601Form)
     }
 
+    /// The format style's `parse` stops where a date ends and ignores the rest,
+    /// and reads years of any length: "308021-01-01T00:00:00.000Z\",\"…" read
+    /// as a date in the year 308021, whose text could never read back the same
+    /// (found by the environment-values fuzz target, in `.ci/run`).
+    @Test func onlyTheWholeTextOfADateWithAnISO8601FormReadsAsADate() throws {
+        for text in [
+            "308021-01-01T00:00:00.000Z", "308021-01-01T00:00:00.000Z\",\"x", "100000-01-01T00:00:00Z",
+            "2024-01-01T00:00:00.000Zgarbage", "2024-01-01T00:00:00Z x", "2024-01-01T00:00:00+01:00 ",
+        ] {
+            #expect(Date(iso8601String: text) == nil, "\(text)")
+            let error = #expect(throws: StorageError.self) { _ = try Date(storedValue: .string(text)) }
+            #expect(error?.code == .invalidValue)
+            #expect(throws: StorageError.self) { _ = try StoredValueDecoder().decode([Date].self, from: [.string(text)]) }
+        }
+        // The forms a file written by hand or by other tools holds still read, at both ends of the range.
+        #expect(Date(iso8601String: "99999-12-31T23:59:59.999Z")?.hasISO8601Form == true)
+        #expect(Date(iso8601String: "0000-01-01T00:00:00Z") == Date(timeIntervalSinceReferenceDate: -63_145_699_200))
+        #expect(Date(iso8601String: "2023-11-15T00:13:20+02:00") == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(Date(iso8601String: "2023-11-14T22:13:20.5Z") == Date(timeIntervalSince1970: 1_700_000_000.5))
+    }
+
+    /// A date that text can not hold is refused when it is encoded as text,
+    /// as the JSON serializer refuses it, instead of being written as text
+    /// that reads back as another date.
+    @Test func encodingADateWithoutAnISO8601FormThrows() throws {
+        for date in [Date(timeIntervalSinceReferenceDate: 3_092_549_673_600), Date(timeIntervalSinceReferenceDate: .nan)] {
+            let stored: StoredValue = ["when": [.date(date)]]
+            let error = #expect(throws: EncodingError.self) { _ = try JSONEncoder().encode(stored) }
+            guard case .invalidValue(_, let context)? = error else { continue }
+            #expect(context.codingPath.map(\.stringValue) == ["when", "Index 0"])
+            #expect(context.debugDescription.contains("99,999"))
+            #expect(stored.holdsDateWithoutISO8601Form)
+        }
+        #expect(!StoredValue.dictionary(["when": [.date(.distantFuture)]]).holdsDateWithoutISO8601Form)
+    }
+
     /// A whole double read as a 128-bit integer beyond 64 bits (2^64, say),
     /// which could then not be stored again: stored values keep 64 bits.
     @Test func wideIntegersReadDoublesWithinSixtyFourBitsOnly() throws {

@@ -20,15 +20,26 @@ extension Date: Storable {
 
     public func storedValue() -> StoredValue { .date(self) }
 
-    /// Parses ISO 8601 with or without fractional seconds, as files written by hand or by other tools hold both.
+    /// Parses ISO 8601 with or without fractional seconds, as files written by
+    /// hand or by other tools hold both.
+    ///
+    /// The whole text must be the date, and the date must have the form
+    /// `iso8601String` writes back: the format style's own `parse` stops
+    /// where a date ends and ignores the rest ("…00Zjunk" read as a date),
+    /// and reads years of any length, so a date in the year 308021 was read,
+    /// and could never be written back as text that reads the same.
     package init?(iso8601String text: String) {
-        if let value = try? Self.fractionalISO8601.parse(text) {
-            self = value
-        } else if let value = try? Self.wholeSecondISO8601.parse(text) {
-            self = value
-        } else {
-            return nil
-        }
+        guard let value = Self.wholeDate(in: text, style: Self.fractionalISO8601) ?? Self.wholeDate(in: text, style: Self.wholeSecondISO8601),
+              value.hasISO8601Form
+        else { return nil }
+        self = value
+    }
+
+    private static func wholeDate(in text: String, style: Date.ISO8601FormatStyle) -> Date? {
+        guard let (end, value) = try? style.consuming(text, startingAt: text.startIndex, in: text.startIndex..<text.endIndex),
+              end == text.endIndex
+        else { return nil }
+        return value
     }
 
     /// The ISO 8601 text stores use for dates, with milliseconds so a round trip keeps sub-second precision.
@@ -59,6 +70,10 @@ extension Date: Storable {
         // 0000-01-01T00:00:00.000Z through 99999-12-31T23:59:59.999Z, in the milliseconds `iso8601String` rounds to.
         (-63_145_699_200_000 ... 3_092_549_673_599_999).contains((timeIntervalSinceReferenceDate * 1000).rounded())
     }
+
+    /// Why a date without an ISO 8601 form can not be written as text, for the errors of stores that keep text.
+    package static let withoutISO8601FormReason =
+        "a date outside the years 0 through 99,999, or whose time is NaN or infinite, has no ISO 8601 text that reads back as the same date."
 
     // Made once: a format style costs more to build than a date costs to parse.
     private static let fractionalISO8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -58,7 +58,14 @@ extension StoredValue: Codable {
             case .double(let value): try container.encode(value)
             case .string(let value): try container.encode(value)
             case .data(let value): try container.encode(value.base64EncodedString())
-            case .date(let value): try container.encode(value.iso8601String)
+            case .date(let value):
+                guard value.hasISO8601Form else {
+                    // The error carries the time, not the date: describing a date whose time is NaN traps in Foundation.
+                    throw EncodingError.invalidValue(
+                        value.timeIntervalSinceReferenceDate,
+                        .init(codingPath: encoder.codingPath, debugDescription: Date.withoutISO8601FormReason))
+                }
+                try container.encode(value.iso8601String)
             case .array, .dictionary: break  // handled above
             }
         }

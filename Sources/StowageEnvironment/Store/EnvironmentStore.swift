@@ -150,6 +150,7 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
     public static let replacesAtomically = true
 
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+        try refuseValueWithoutText(newValue, forKey: key)
         let entry: EnvironmentState.OverlayEntry = newValue.map { .set($0) } ?? .removed
         return try state.withLock { state in
             let name = try claimName(forKey: key, in: &state)
@@ -161,7 +162,8 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
 
     /// Atomic under the store's lock, like the one-key version.
     public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
-        try state.withLock { state in
+        for (key, value) in replacements { try refuseValueWithoutText(value, forKey: key) }
+        return try state.withLock { state in
             for (key, value) in expected where state.storedValue(forName: try claimName(forKey: key, in: &state)) != value {
                 return false
             }
@@ -206,6 +208,7 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
     // MARK: Internals
 
     private func write(_ entry: EnvironmentState.OverlayEntry, forKey key: String) throws {
+        if case .set(let value) = entry { try refuseValueWithoutText(value, forKey: key) }
         try state.withLock { state in
             let name = try claimName(forKey: key, in: &state)
             apply(entry, toName: name, in: &state)
@@ -219,6 +222,15 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
         case .set(let value): ProcessEnvironment.set(EnvironmentValueFormatter.text(for: value), forName: name)
         case .removed: ProcessEnvironment.set(nil, forName: name)
         }
+    }
+
+    /// Refuses, naming the key, a value whose text a child process would read
+    /// as another value: a date outside the years ISO 8601 text can hold.
+    private func refuseValueWithoutText(_ value: StoredValue?, forKey key: String) throws(StorageError) {
+        guard let value, value.holdsDateWithoutISO8601Form else { return }
+        let error = StorageError(code: .encodingFailed, key: key, reason: Date.withoutISO8601FormReason)
+        state.withLock { $0.lastError = error }
+        throw error
     }
 
     /// The variable name of `key`, remembering which key uses it; a second

@@ -11,7 +11,8 @@ import Stowage
 /// serializer writes them. Doing it when the value is set, not when the file is
 /// written, means the store holds exactly what a reread of the file gives, so a
 /// reread never looks like a change; and a value JSON can not hold (NaN,
-/// infinity, nesting beyond the parser's limit) is refused by the setter,
+/// infinity, a date without ISO 8601 text, nesting beyond the parser's
+/// limit) is refused by the setter,
 /// naming the key, instead of failing a later background write.
 enum JSONFileRepresentation {
     static func normalized(_ value: StoredValue, forKey key: String, maximumDepth: Int) throws(StorageError) -> StoredValue {
@@ -38,6 +39,7 @@ enum JSONFileRepresentation {
         case .data(let bytes):
             return .string(bytes.base64EncodedString())
         case .date(let date):
+            guard date.hasISO8601Form else { throw Refusal(reason: Date.withoutISO8601FormReason) }
             return .string(date.iso8601String)
         case .array(let elements):
             guard depth + 1 <= maximumDepth else { throw tooDeep(maximumDepth) }
