@@ -29,6 +29,13 @@ final class ReferenceCore<Value: Storable>: Observable, Sendable {
     @usableFromInline let fastSequence = Atomic<UInt64>(0)
     @usableFromInline let fastBits = Atomic<UInt64>(0)
 
+    /// Held by the one read that goes to the store to fill the cache; see
+    /// `StorageReference.readAndCache()` for why those reads take turns.
+    let storeReadTurn = Locked(())
+    /// The thread holding `storeReadTurn`, so a store that reads the same key
+    /// again from inside that read (through an observer, say) does not wait for itself.
+    let storeReadTurnHolder = Atomic<UInt>(0)
+
     init() {
         trackedKeyPath = \.changeMarker
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 
 extension StorageReference {
     /// Reads the value, throwing any error. (A failed read is also reported
@@ -26,21 +28,40 @@ extension StorageReference {
     @inlinable @inline(__always)
     package func read() -> ReadResult<Value> {
         if let value = core.fastValue() { return .present(value) }
-        let (cached, generation) = core.cachedRead()
-        if let cached { return cached }
-        return readAndCache(startedAt: generation)
+        if let cached = core.cachedRead().0 { return cached }
+        return readAndCache()
     }
 
     /// The slow path of `read()`: kept out of line so the inlined fast path stays small.
+    ///
+    /// Reads that fill the cache take turns, and each looks at the cache
+    /// again when its turn comes. A store applies a change before it
+    /// announces it, so two reads that missed the cache in one generation
+    /// can take different values from the store; were they to fill the cache
+    /// in the other order, a thread that had read the newer value would next
+    /// read the older one from the cache (the soak test saw a counter go from
+    /// 239 back to 238). Taking turns, the cache is filled in the order the
+    /// store was read, and reads that miss together cost one store read.
     @usableFromInline
-    func readAndCache(startedAt generation: UInt64) -> ReadResult<Value> {
-        let result = readFromStorage()
-        state.withLock { state in
-            if state.generation == generation { core.setCached(result, in: &state) }
-            if case .failed(let error) = result { state.lastError = error } else { state.lastError = nil }
+    func readAndCache() -> ReadResult<Value> {
+        let thread = currentThreadIdentifier()
+        // This thread is already reading the key for the cache, further down the stack: read without it.
+        if core.storeReadTurnHolder.load(ordering: .relaxed) == thread { return readFromStorage() }
+        let (result, isFresh) = core.storeReadTurn.withLock { _ -> (ReadResult<Value>, Bool) in
+            core.storeReadTurnHolder.store(thread, ordering: .relaxed)
+            defer { core.storeReadTurnHolder.store(0, ordering: .relaxed) }
+            let (cached, generation) = core.cachedRead()
+            if let cached { return (cached, false) }
+            let result = readFromStorage()
+            state.withLock { state in
+                // A change announced during the read may or may not be in `result`: leave the cache to the next read.
+                core.setCached(state.generation == generation ? result : nil, in: &state)
+                if case .failed(let error) = result { state.lastError = error } else { state.lastError = nil }
+            }
+            return (result, true)
         }
         // Reported once per failing value: the failure is cached until the key changes.
-        if case .failed(let error) = result { error.report() }
+        if isFresh, case .failed(let error) = result { error.report() }
         return result
     }
 

@@ -42,8 +42,7 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
         get {
             core.trackAccess()
             if let value = core.fastValue() { return value }
-            let (cached, generation) = core.cachedRead()
-            switch cached ?? reference.readAndCache(startedAt: generation) {
+            switch core.cachedRead().0 ?? reference.readAndCache() {
             case .present(let value): return value
             case .failed: return makeDefault()
             case .absent:

@@ -119,12 +119,3 @@ extension JSONFileBacking {
         return descriptor
     }
 }
-
-/// A number that tells the calling thread from every other live thread.
-func currentThreadIdentifier() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
-}

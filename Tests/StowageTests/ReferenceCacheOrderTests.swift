@@ -1,0 +1,83 @@
+import Foundation
+import Stowage
+import Testing
+
+/// A store applies a change before it announces it, so for a moment reads
+/// of the store see the new value while the reference's cache generation is
+/// still the old one. Reads that fill the cache in that moment must not let
+/// a thread see a key go back to an older value.
+struct ReferenceCacheOrderTests {
+    /// Two reads missed the cache in one generation: the first took the old
+    /// value and was slow, the second took the new value, returned it and
+    /// filled the cache; the first then filled the cache with the old value,
+    /// so the second thread read the key go back. (Found by the soak: a
+    /// counter read through a wrapper as 238 after 239.)
+    @Test func aSlowReadNeverReplacesALaterReadInTheCache() throws {
+        let store = PausingStore(["count": 1])
+        let reference = store.reference(forKey: "count", as: Int.self)
+        let earlyDone = DispatchSemaphore(value: 0)
+        store.pauseNextRead()
+        Thread.detachNewThread {
+            _ = reference.content
+            earlyDone.signal()
+        }
+        store.waitUntilReadIsPaused()
+        store.changeWithoutAnnouncing("count", to: 2)
+
+        let firstRead = DispatchSemaphore(value: 0)
+        let readAgain = DispatchSemaphore(value: 0)
+        let secondRead = DispatchSemaphore(value: 0)
+        let reads = Locked<[Int?]>([])
+        Thread.detachNewThread {
+            let first = reference.content
+            reads.withLock { $0.append(first) }
+            firstRead.signal()
+            readAgain.wait()
+            let second = reference.content
+            reads.withLock { $0.append(second) }
+            secondRead.signal()
+        }
+        // The later read either finishes now, or waits for the slow one; let it do either.
+        let laterFinishedFirst = firstRead.wait(timeout: .now() + .milliseconds(300)) == .success
+        store.resume()
+        earlyDone.wait()
+        if !laterFinishedFirst { firstRead.wait() }
+        readAgain.signal()
+        secondRead.wait()
+
+        let (first, second) = reads.withLock { ($0[0], $0[1]) }
+        let later = try #require(first)
+        #expect(try #require(second) >= later, "the thread read \(later), then \(second.map(String.init) ?? "nil")")
+        // Once the change is announced every read gives it.
+        store.announceChange(forKey: "count")
+        #expect(reference.content == 2)
+    }
+
+    /// Reads that miss the cache at once make one store read between them,
+    /// not one each: the others find the cache filled when their turn comes.
+    @Test func concurrentMissesReadTheStoreOnce() throws {
+        let store = PausingStore(["count": 5])
+        let reference = store.reference(forKey: "count", as: Int.self)
+        store.pauseNextRead()
+        let finished = DispatchSemaphore(value: 0)
+        let results = Locked<[Int?]>([])
+        func readOnAThreadOfItsOwn() {
+            Thread.detachNewThread {
+                let value = reference.content
+                results.withLock { $0.append(value) }
+                finished.signal()
+            }
+        }
+        readOnAThreadOfItsOwn()
+        store.waitUntilReadIsPaused()
+        for _ in 0..<4 { readOnAThreadOfItsOwn() }
+        store.changeWithoutAnnouncing("count", to: 6)
+        // Give the four time to reach the store (before the fix) or to wait for the first read.
+        Thread.sleep(forTimeInterval: 0.2)
+        store.resume()
+        for _ in 0..<5 { finished.wait() }
+        // Every read gave the value the one store read took, though the store held 6 before the others ran.
+        #expect(results.withLock { $0 } == [5, 5, 5, 5, 5])
+        #expect(store.reads == 1)
+    }
+}
