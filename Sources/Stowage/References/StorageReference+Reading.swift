@@ -47,21 +47,22 @@ extension StorageReference {
         let thread = currentThreadIdentifier()
         // This thread is already reading the key for the cache, further down the stack: read without it.
         if core.storeReadTurnHolder.load(ordering: .relaxed) == thread { return readFromStorage() }
-        let (result, isFresh) = core.storeReadTurn.withLock { _ -> (ReadResult<Value>, Bool) in
-            core.storeReadTurnHolder.store(thread, ordering: .relaxed)
-            defer { core.storeReadTurnHolder.store(0, ordering: .relaxed) }
-            let (cached, generation) = core.cachedRead()
-            if let cached { return (cached, false) }
-            let result = readFromStorage()
+        // The turn guards no state of its own, only the order of these reads, so it is taken bare.
+        core.storeReadTurn.acquire()
+        core.storeReadTurnHolder.store(thread, ordering: .relaxed)
+        let (cached, generation) = core.cachedRead()
+        let result = cached ?? readFromStorage()
+        if cached == nil {
             state.withLock { state in
                 // A change announced during the read may or may not be in `result`: leave the cache to the next read.
                 core.setCached(state.generation == generation ? result : nil, in: &state)
                 if case .failed(let error) = result { state.lastError = error } else { state.lastError = nil }
             }
-            return (result, true)
         }
+        core.storeReadTurnHolder.store(0, ordering: .relaxed)
+        core.storeReadTurn.release()
         // Reported once per failing value: the failure is cached until the key changes.
-        if isFresh, case .failed(let error) = result { error.report() }
+        if cached == nil, case .failed(let error) = result { error.report() }
         return result
     }
 
