@@ -30,18 +30,65 @@ struct JSONFileStoreFaultTests {
         #expect(try healthy.reopened().value(forKey: "kept", as: String.self) == "new")
     }
 
-    /// A multi-key swap whose disk write fails keeps its changes pending, as a
-    /// failed flush does, and tells the keys' references so none keeps an old value.
-    @Test func aMultiKeySwapWhoseWriteFailsStillTellsReferences() throws {
+    /// A multi-key swap whose disk write fails is taken back, and the keys'
+    /// references are told, so none keeps the value it may have read meanwhile.
+    @Test func aMultiKeySwapWhoseWriteFailsIsTakenBackAndTellsReferences() throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"old": 1}"#)
         let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .rename, code: EIO))
         let old = store.reference(forKey: "old", as: Int.self), new = store.reference(forKey: "new", as: Int.self)
         #expect(old.content == 1 && new.content == nil)
         #expect(throws: StorageError.self) { try store.migrateValue(from: "old", to: "new") }
-        #expect(store.allValues == ["new": 1])
-        #expect(old.content == nil)
-        #expect(new.content == 1)
+        #expect(store.allValues == ["old": 1])
+        #expect(old.content == 1)
+        #expect(new.content == nil)
+    }
+
+    /// A `modify` whose write failed stayed pending as a value, so the next
+    /// write wrote it over what other processes had written meanwhile: their
+    /// increments were lost, though the `modify` had thrown. It is taken back.
+    @Test(arguments: [FaultInjectingFileSystem.Step.createTemporaryFile, .write, .fsync, .rename])
+    func aModifyOrTransactionWhoseWriteFailsIsTakenBackSoNoOtherWriteIsLost(step: FaultInjectingFileSystem.Step) throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"count": 5, "note": "kept"}"#)
+        let failing = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: step, code: EIO))
+        let count = failing.reference(forKey: "count", as: Int.self)
+        try failing.set("pending", forKey: "plain")
+
+        let error = #expect(throws: StorageError.self) { try count.modify { $0 = ($0 ?? 0) + 1 } }
+        #expect(error?.code == .storeFailure)
+        #expect(count.content == 5)
+        #expect(throws: StorageError.self) {
+            try failing.transaction { transaction in
+                try transaction.set(100, forKey: "count")
+                try transaction.set("changed", forKey: "note")
+            }
+        }
+        #expect(count.content == 5)
+        #expect(try failing.value(forKey: "note", as: String.self) == "kept")
+        // A plain write made before is not taken back: it is applied, and not durable yet.
+        #expect(try failing.value(forKey: "plain", as: String.self) == "pending")
+
+        // Another process counts twice; this store, reading the file again, sees both increments.
+        let healthy = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
+        for _ in 0..<2 { try healthy.reference(forKey: "count", as: Int.self).modify { $0 = ($0 ?? 0) + 1 } }
+        try failing.reload()
+        #expect(count.content == 7)
+        #expect(try failing.value(forKey: "plain", as: String.self) == "pending")
+        #expect(String(decoding: fileBytes(directory.file()) ?? [], as: UTF8.self).contains("\"count\": 7"))
+    }
+
+    /// When only the folder's `fsync` failed, the file already holds the
+    /// change: other processes may read it, so it is not taken back.
+    @Test func aModifyWhoseFolderFsyncFailsKeepsTheChangeTheFileHolds() throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"count": 5}"#)
+        let failing = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: EIO))
+        let count = failing.reference(forKey: "count", as: Int.self)
+        #expect(throws: StorageError.self) { try count.modify { $0 = ($0 ?? 0) + 1 } }
+        #expect(count.content == 6)
+        let healthy = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
+        #expect(try healthy.value(forKey: "count", as: Int.self) == 6)
     }
 
     @Test(arguments: codes)

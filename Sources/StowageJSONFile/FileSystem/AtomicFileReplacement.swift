@@ -57,7 +57,13 @@ struct AtomicFileReplacement {
             fileSystem.removeFile(at: temporary)
             throw error
         }
-        try fileSystem.synchronizeDirectory(at: directory)
+        do {
+            try fileSystem.synchronizeDirectory(at: directory)
+        } catch {
+            var failure = error
+            failure.leftNewContentsInPlace = true
+            throw failure
+        }
         return written
     }
 

@@ -13,6 +13,10 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
     package var path: String
     /// The `errno` value.
     package var code: Int32
+    /// Whether the new contents were already in the file's place when the
+    /// call failed (only the folder's `fsync` comes later): the write is not
+    /// durable, but readers of the file see it.
+    package var leftNewContentsInPlace = false
 
     package init(operation: String, path: String, code: Int32) {
         self.operation = operation

@@ -87,32 +87,24 @@ extension JSONFileBacking {
     /// Installs a new disk document and rebuilds what readers see.
     private func replaceDisk(with members: [String: StoredValue], identity: FileStatus.Identity?) -> [String] {
         let layout = options.keyLayout
-        var dropped = [StorageError]()
-        let changed = state.withLock { state in
+        let (changed, dropped) = state.withLock { state in
             state.disk = members
             state.diskIdentity = identity
             // A usable file, or none: whatever made the store read-only is gone.
             state.readOnlyReason = nil
             state.reportedUnreadableIdentity = nil
-            var visible = members
-            for (key, change) in state.orderedPending {
-                do throws(StorageError) {
-                    try layout.apply(change.value, forKey: key, to: &visible)
-                } catch {
-                    // Another writer made the key a prefix (or a value); its change stands and ours is refused.
-                    state.pending.removeValue(forKey: key)
-                    dropped.append(error)
-                }
-            }
-            let changed = layout.changedKeys(from: state.visible, to: visible)
-            state.visible = visible
-            return changed
+            return state.rebuildVisible(layout: layout)
         }
+        reportDropped(dropped)
+        return changed
+    }
+
+    /// Reports pending changes that stood down because another writer made their key a prefix, or a value.
+    func reportDropped(_ dropped: [StorageError]) {
         for error in dropped {
             state.withLock { $0.lastError = error }
             error.report()
         }
-        return changed
     }
 
     /// Records why the store refuses writes and reports it once; writers then

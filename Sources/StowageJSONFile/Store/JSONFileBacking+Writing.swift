@@ -69,6 +69,28 @@ extension JSONFileBacking {
         }
     }
 
+    /// Writes a compare-and-swap or a transaction, with the other pending
+    /// changes; the caller holds the file lock.
+    ///
+    /// If the write fails before the new file takes the old one's place, the
+    /// change is taken back, and the caller is told it was not made. Left
+    /// pending, it would be written later over whatever other processes wrote
+    /// meanwhile (their increments of a counter lost), though the caller, a
+    /// `modify` that tries again say, was told it failed. Plain writes made
+    /// before stay pending, as after any failed write. When only the folder's
+    /// `fsync` failed, the file already holds the change, so it stays.
+    func writeAtomicChangeUnderLock(_ recorded: RecordedChanges) throws(StorageError) {
+        do {
+            try writeBatchUnderLock()
+        } catch {
+            if (error.underlyingError as? SystemCallError)?.leftNewContentsInPlace != true {
+                let layout = options.keyLayout
+                reportDropped(state.withLock { $0.takeBack(recorded, layout: layout).dropped })
+            }
+            throw error
+        }
+    }
+
     /// The largest file whose text is kept between writes (16 MiB).
     static let largestTextKeptForTheNextWrite = 16 << 20
 

@@ -102,7 +102,7 @@ final class JSONFileBacking: Sendable {
         var normalized: [(key: String, value: StoredValue?)] = []
         for (key, value) in replacements { normalized.append((key, try normalizedForFile(value, forKey: key))) }
         let layout = options.keyLayout
-        // What readers already see when the disk write fails: announced all the same.
+        // The keys readers may have seen change, announced even when the disk write fails.
         var appliedBeforeWriting: [String] = []
         do throws(StorageError) {
             return try replaceUnderLock(expecting: expected, with: normalized, layout: layout, applied: &appliedBeforeWriting)
@@ -118,21 +118,23 @@ final class JSONFileBacking: Sendable {
     ) throws(StorageError) -> (replaced: Bool, changed: [String]) {
         try withFileLock { () throws(StorageError) in
             var changed = try reload(mode: .locked)
-            let outcome = state.withLock { state -> Result<Bool, StorageError> in
+            let outcome = state.withLock { state -> Result<RecordedChanges?, StorageError> in
                 if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: normalized.first?.key, reason: reason)) }
-                for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return .success(false) }
+                for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return .success(nil) }
                 let before = state
+                let recording = state.changesAbout(toBeRecordedFor: normalized.map(\.key))
                 do throws(StorageError) {
                     for (key, value) in normalized { changed += try state.applyChange(value, forKey: key, layout: layout) }
                 } catch {
                     state = before
                     return .failure(error)
                 }
-                return .success(true)
+                return .success(recording.ended(at: state))
             }
-            guard try outcome.get() else { return (false, changed) }
+            guard let recorded = try outcome.get() else { return (false, changed) }
+            // Announced whether the write succeeds or the change is taken back: readers may have seen it meanwhile.
             applied = changed
-            try writeBatchUnderLock()
+            try writeAtomicChangeUnderLock(recorded)
             return (true, changed)
         }
     }

@@ -47,6 +47,60 @@ struct JSONFileState: Sendable {
     var orderedPending: [(key: String, change: PendingChange)] {
         pending.map { ($0.key, $0.value) }.sorted { $0.change.sequence < $1.change.sequence }
     }
+
+    /// Rebuilds what readers see: `disk` with the pending changes applied in
+    /// order. A change that no longer fits (another writer made its key a
+    /// prefix, or a value) stands down and is dropped.
+    /// - Returns: the keys whose visible value changed, and why changes were dropped.
+    mutating func rebuildVisible(layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError]) {
+        var rebuilt = disk
+        var dropped: [StorageError] = []
+        for (key, change) in orderedPending {
+            do throws(StorageError) {
+                try layout.apply(change.value, forKey: key, to: &rebuilt)
+            } catch {
+                pending.removeValue(forKey: key)
+                dropped.append(error)
+            }
+        }
+        let changed = layout.changedKeys(from: visible, to: rebuilt)
+        visible = rebuilt
+        return (changed, dropped)
+    }
+
+    /// What a compare-and-swap or a transaction is about to record as
+    /// pending, taken before it does, so the change can be taken back.
+    func changesAbout(toBeRecordedFor keys: some Sequence<String>) -> RecordedChanges {
+        RecordedChanges(
+            previous: Dictionary(keys.map { ($0, pending[$0]) }, uniquingKeysWith: { first, _ in first }),
+            firstSequence: nextSequence)
+    }
+
+    /// Takes back what `recorded` recorded, except where a later change of
+    /// the same key has superseded it, and rebuilds what readers see.
+    mutating func takeBack(_ recorded: RecordedChanges, layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError]) {
+        for (key, previous) in recorded.previous {
+            guard let current = pending[key], current.sequence >= recorded.firstSequence, current.sequence < recorded.endSequence else { continue }
+            pending[key] = previous
+        }
+        return rebuildVisible(layout: layout)
+    }
+}
+
+/// The pending changes a compare-and-swap or a transaction recorded.
+struct RecordedChanges: Sendable {
+    /// Each key's pending change before, `nil` when it had none.
+    var previous: [String: PendingChange?]
+    /// The sequence numbers the recorded changes got: from `firstSequence` to `endSequence`, exclusive.
+    var firstSequence: UInt64
+    var endSequence: UInt64 = .max
+
+    /// Marks where the recording ended, so later changes are told apart.
+    func ended(at state: JSONFileState) -> RecordedChanges {
+        var ended = self
+        ended.endSequence = state.nextSequence
+        return ended
+    }
 }
 
 /// A change made in this process and not yet written.

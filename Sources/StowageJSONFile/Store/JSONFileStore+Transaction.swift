@@ -6,7 +6,8 @@ extension JSONFileStore {
     ///
     /// The body runs holding the file's cross-process lock, after the file is
     /// reread; its writes are applied together and written to disk before
-    /// `transaction` returns. If a thread of this process changed a key the
+    /// `transaction` returns. If that write fails, they are taken back and
+    /// `transaction` throws. If a thread of this process changed a key the
     /// body read while it ran, the body runs again on the new values, so keep
     /// it free of side effects. Inside the body use only the transaction: the
     /// store's own `flush`, `modify` or `transaction` would wait for the lock
@@ -33,7 +34,7 @@ extension JSONFileStore {
                 } catch {
                     return (.failure(error), changed)
                 }
-                let commit = backing.state.withLock { state -> Swift.Result<[String]?, StorageError> in
+                let commit = backing.state.withLock { state -> Swift.Result<(changed: [String], recorded: RecordedChanges)?, StorageError> in
                     // Another thread of this process changed what the body read: run it again.
                     for (key, seen) in transaction.reads where layout.value(forKey: key, in: state.visible) != seen {
                         return .success(nil)
@@ -49,14 +50,22 @@ extension JSONFileStore {
                             return .failure(error)
                         }
                     }
+                    let recording = state.changesAbout(toBeRecordedFor: transaction.writes.map(\.key))
                     for (key, value) in transaction.writes { state.recordPending(value, forKey: key) }
                     let changed = layout.changedKeys(from: state.visible, to: visible)
                     state.visible = visible
-                    return .success(changed)
+                    return .success((changed, recording.ended(at: state)))
                 }
-                guard let written = try commit.get() else { continue }
+                guard let (written, recorded) = try commit.get() else { continue }
                 changed += written
-                if !transaction.writes.isEmpty { try backing.writeBatchUnderLock() }
+                if !transaction.writes.isEmpty {
+                    // A failed write takes the transaction back; readers may have seen it, so its keys are announced all the same.
+                    do throws(StorageError) {
+                        try backing.writeAtomicChangeUnderLock(recorded)
+                    } catch {
+                        return (.failure(error), changed)
+                    }
+                }
                 return (.success(result), changed)
             }
         }
