@@ -45,7 +45,7 @@ let package = Package(
         // A second process for the environment store's tests that call setenv.
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"]),
         .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]),
-        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageJSONFileWorker"]),
+        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageTestSupport", "StowageFuzzing", "StowageJSONFileWorker"]),
         // Temporary directories and worker processes, for the test targets.
         .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),
         .testTarget(

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Stowage
+package import Stowage
 
 extension StoredValue {
     /// Whether `self` and `other` have the same cases all the way down, the
@@ -13,7 +13,7 @@ extension StoredValue {
     /// Stricter than `==`, which treats `.signedInteger(5)` and
     /// `.unsignedInteger(5)` as equal and compares strings by canonical
     /// equivalence: text written and read back must come back byte for byte.
-    func isIdentical(to other: StoredValue) -> Bool {
+    package func isIdentical(to other: StoredValue) -> Bool {
         switch (self, other) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b

@@ -1,5 +1,6 @@
 import Foundation
 import StowageEnvironment
+import StowageTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Darwin
 
 /// How a `.env` file's bytes are read: an empty file takes a path of its own.
 struct DotEnvFileReadingTests {
-    let files = TemporaryFiles()
+    let files = TemporaryDirectory()
 
     @Test func anEmptyFileHasNoVariables() throws {
         let empty = files.write("", to: "empty.env")
@@ -19,7 +20,7 @@ struct DotEnvFileReadingTests {
 
     /// A pipe (`--env-file <(…)` in a shell) reports size 0, like an empty file, but has text to read.
     @Test func aPipeIsRead() throws {
-        let fifo = files.file("fifo.env")
+        let fifo = files.url("fifo.env")
         #expect(mkfifo(fifo.path(percentEncoded: false), 0o600) == 0)
         let writer = Thread {
             let handle = FileHandle(forWritingAtPath: fifo.path(percentEncoded: false))

@@ -5,10 +5,11 @@ import Foundation
 #endif
 import StowageEnvironment
 import Testing
+import StowageTestSupport
 
 /// The `.env` rules, each with a file of its own.
 struct DotEnvTests {
-    let files = TemporaryFiles()
+    let files = TemporaryDirectory()
 
     /// The variables a `.env` file holding `text` defines, over `environment`.
     private func variables(
@@ -127,12 +128,12 @@ struct DotEnvTests {
     func syntaxErrorsNameTheFileAndLine(text: String, line: Int) {
         let error = syntaxError(text)
         #expect(error?.code == .invalidDotEnv)
-        #expect(error?.message.contains(files.file().path(percentEncoded: false)) == true)
+        #expect(error?.message.contains(files.file(".env")) == true)
         #expect(error?.message.contains("line \(line):") == true, "\(String(describing: error))")
     }
 
     @Test func aMissingFileIsAnErrorOnlyWhenRequired() throws {
-        let missing = files.file("missing.env")
+        let missing = files.url("missing.env")
         let store = try EnvironmentStore(dotEnv: .init(url: missing), variables: ["A": "1"])
         #expect(store.environmentForChildProcess() == ["A": "1"])
         #expect(throws: StorageError.self) {

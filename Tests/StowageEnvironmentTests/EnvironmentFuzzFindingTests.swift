@@ -5,11 +5,12 @@ import Foundation
 #endif
 import StowageEnvironment
 import Testing
+import StowageTestSupport
 
 /// What the `environment-values` and `dotenv-parser` fuzz targets found; the
 /// inputs are in `Fuzz/Regressions/environment-values` and `Fuzz/Regressions/dotenv-parser`.
 struct EnvironmentFuzzFindingTests {
-    let files = TemporaryFiles()
+    let files = TemporaryDirectory()
 
     private func read<Value: Storable>(_ text: String, as type: Value.Type) throws -> Value? {
         try EnvironmentStore(variables: ["VALUE": text]).value(forKey: "value", as: type)

@@ -6,6 +6,7 @@ import Foundation
 import StowageEnvironment
 import StowageTesting
 import Testing
+import StowageTestSupport
 
 struct EnvironmentStoreConformanceTests {
     typealias Suite = StorageConformanceSuite<EnvironmentStore>
@@ -31,7 +32,7 @@ struct EnvironmentStoreConformanceTests {
         return try EnvironmentStore(dotEnv: .init(url: file), variables: [:], options: .init(keyMapping: .exact))
     }
 
-    static let files = TemporaryFiles()
+    static let files = TemporaryDirectory()
 
     /// The suite's external values are integers.
     private static func text(of value: StoredValue) -> String {

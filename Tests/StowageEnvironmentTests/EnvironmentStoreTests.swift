@@ -5,10 +5,11 @@ import Foundation
 #endif
 import StowageEnvironment
 import Testing
+import StowageTestSupport
 
 /// Reading the process environment, writes, reloads and child processes.
 struct EnvironmentStoreTests {
-    let files = TemporaryFiles()
+    let files = TemporaryDirectory()
 
     @Test func aStoreReadsTheProcessEnvironment() throws {
         let store = EnvironmentStore()
@@ -22,7 +23,7 @@ struct EnvironmentStoreTests {
     @Test func reloadRereadsTheProcessEnvironmentAndMirroringIsOptIn() throws {
         var environment = ProcessInfo.processInfo.environment
         environment["STOWAGE_WORKER_VALUE"] = "0x2A"
-        let (status, output) = try EnvironmentWorker.run(environment: environment)
+        let (status, output) = try WorkerProcess.environment.run([], environment: environment)
         #expect(status == 0)
         #expect(output.split(separator: "\n") == [
             "read: 42",

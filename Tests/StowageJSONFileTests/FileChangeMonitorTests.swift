@@ -1,6 +1,7 @@
 import Foundation
 @testable import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 struct FileChangeMonitorTests {
     /// A store opened right after another was dropped usually gets the dropped

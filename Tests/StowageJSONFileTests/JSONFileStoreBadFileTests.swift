@@ -1,6 +1,7 @@
 import Foundation
 import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 /// Files the store did not write, or can not use.
 struct JSONFileStoreBadFileTests {

@@ -1,6 +1,7 @@
 import Foundation
 import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 /// Changes made to the file by other programs and by hand.
 struct JSONFileStoreChangeDetectionTests {

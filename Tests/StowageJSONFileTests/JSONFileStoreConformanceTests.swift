@@ -1,6 +1,7 @@
 import StowageJSONFile
 import StowageTesting
 import Testing
+import StowageTestSupport
 
 struct JSONFileStoreConformanceTests {
     typealias Suite = StorageConformanceSuite<JSONFileStore>

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 /// Every step of a write fails in turn; the file must survive each failure.
 struct JSONFileStoreFaultTests {

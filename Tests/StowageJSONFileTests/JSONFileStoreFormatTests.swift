@@ -1,6 +1,7 @@
 import Foundation
 import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 /// What the file looks like, and how values and keys map onto it.
 struct JSONFileStoreFormatTests {

@@ -1,13 +1,14 @@
 import Foundation
 @testable import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 /// Several processes on one file, and processes killed mid-write.
 struct JSONFileStoreProcessTests {
     let directory = TemporaryDirectory()
 
     @Test func eightProcessesWritingDistinctKeysLoseNone() throws {
-        let statuses = try Worker.runConcurrently((0..<8).map { ["write-keys", directory.file(), "process\($0)", "500"] })
+        let statuses = try WorkerProcess.jsonFile.runConcurrently((0..<8).map { ["write-keys", directory.file(), "process\($0)", "500"] })
         #expect(statuses == Array(repeating: 0, count: 8))
         let values = JSONFileStore(url: directory.url()).allValues
         #expect(values.count == 4_000)
@@ -17,13 +18,13 @@ struct JSONFileStoreProcessTests {
     }
 
     @Test func modifyIsAtomicAcrossProcesses() throws {
-        let statuses = try Worker.runConcurrently(Array(repeating: ["increment", directory.file(), "counter", "1000"], count: 2))
+        let statuses = try WorkerProcess.jsonFile.runConcurrently(Array(repeating: ["increment", directory.file(), "counter", "1000"], count: 2))
         #expect(statuses == [0, 0])
         #expect(try JSONFileStore(url: directory.url()).value(forKey: "counter", as: Int.self) == 2_000)
     }
 
     @Test func transactionsAreAtomicAcrossProcesses() throws {
-        let statuses = try Worker.runConcurrently(Array(repeating: ["transfer", directory.file(), "300"], count: 2))
+        let statuses = try WorkerProcess.jsonFile.runConcurrently(Array(repeating: ["transfer", directory.file(), "300"], count: 2))
         #expect(statuses == [0, 0])
         let store = JSONFileStore(url: directory.url())
         #expect(try store.value(forKey: "from", as: Int.self) == -600)
@@ -37,13 +38,13 @@ struct JSONFileStoreProcessTests {
         var generator = SystemRandomNumberGenerator()
         var killedMidRun = 0
         for round in 0..<200 {
-            let (process, pipe) = try Worker.start(["flush-forever", directory.file()], capturingOutput: true)
+            let (process, pipe) = try WorkerProcess.jsonFile.start(["flush-forever", directory.file()])
             // Wait for the first flushed generation, so the kill lands while the writer is running.
-            let first = pipe?.fileHandleForReading.availableData ?? Data()
+            let first = pipe.fileHandleForReading.availableData
             usleep(UInt32.random(in: 0...20_000, using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let printed = String(decoding: first + (pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()), as: UTF8.self)
+            let printed = String(decoding: first + pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .split(separator: "\n").compactMap { Int($0) }
             if !printed.isEmpty { killedMidRun += 1 }
 

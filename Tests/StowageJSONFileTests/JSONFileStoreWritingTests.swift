@@ -2,6 +2,7 @@ import Foundation
 import StowageJSON
 import StowageJSONFile
 import Testing
+import StowageTestSupport
 
 /// When writes reach the disk, with which permissions, and through links.
 struct JSONFileStoreWritingTests {
@@ -31,7 +32,7 @@ struct JSONFileStoreWritingTests {
     }
 
     @Test func aNormalExitWritesPendingChanges() throws {
-        let result = try Worker.run(["set-and-exit", directory.file(), "farewell", "written at exit"])
+        let result = try WorkerProcess.jsonFile.run(["set-and-exit", directory.file(), "farewell", "written at exit"])
         #expect(result.status == 0)
         #expect(try JSONFileStore(url: directory.url()).value(forKey: "farewell", as: String.self) == "written at exit")
     }
@@ -144,9 +145,9 @@ struct JSONFileStoreWritingTests {
     }
 
     @Test func theDefaultLocationFollowsXDGConfigHome() throws {
-        let result = try Worker.run(["default-location"], environment: ["XDG_CONFIG_HOME": "/srv/config", "HOME": "/home/someone"])
+        let result = try WorkerProcess.jsonFile.run(["default-location"], environment: ["XDG_CONFIG_HOME": "/srv/config", "HOME": "/home/someone"])
         #expect(result.output == "/srv/config/StowageJSONFileWorker/settings.json\n")
-        let fallback = try Worker.run(["default-location"], environment: ["HOME": "/home/someone"])
+        let fallback = try WorkerProcess.jsonFile.run(["default-location"], environment: ["HOME": "/home/someone"])
         #expect(fallback.output == "/home/someone/.config/StowageJSONFileWorker/settings.json\n")
     }
 }

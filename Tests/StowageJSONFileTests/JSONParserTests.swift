@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StowageFuzzing
 import StowageJSON
 import StowageJSONFile
 import Testing

@@ -3,14 +3,23 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A fresh directory for one test's files, removed when the value goes away.
+/// A fresh private directory (mode 0700) for one test's files, removed when the value goes away.
 public final class TemporaryDirectory: Sendable {
     public let path: String
 
     public init() {
-        path = "/tmp/stowage-test-\(UInt64.random(in: 0...UInt64.max))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var template = Array("/tmp/stowage-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = made.map { String(cString: $0) } ?? "/tmp/stowage-test-\(UInt64.random(in: 0...UInt64.max))"
+        if made == nil { mkdir(path, 0o700) }
     }
 
     deinit {
@@ -36,5 +45,10 @@ public final class TemporaryDirectory: Sendable {
     /// The text of the file `name`, or `nil` when there is none.
     public func text(of name: String) -> String? {
         FileManager.default.contents(atPath: file(name)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The names in the directory, sorted.
+    public func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 }

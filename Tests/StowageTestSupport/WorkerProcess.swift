@@ -14,11 +14,13 @@ public struct WorkerProcess: Sendable {
         executable = directory.appending(path: name).path(percentEncoded: false)
     }
 
-    /// Starts the worker with `arguments`, its standard output going to a pipe.
-    public func start(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+    /// Starts the worker with `arguments` and, when given, exactly `environment`;
+    /// its standard output goes to a pipe.
+    public func start(_ arguments: [String], environment: [String: String]? = nil) throws -> (process: Process, output: Pipe) {
         let process = Process()
         process.executableURL = URL(filePath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -31,5 +33,28 @@ public struct WorkerProcess: Sendable {
         let output = started.output.fileHandleForReading.readDataToEndOfFile()
         started.process.waitUntilExit()
         return (started.process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Runs the worker to the end.
+    /// - Returns: its exit status and standard output.
+    @discardableResult
+    public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        Self.finish(try start(arguments, environment: environment))
+    }
+
+    /// Runs the worker once per argument list, all at once, and waits for every one.
+    /// - Returns: their exit statuses.
+    public func runConcurrently(_ argumentLists: [[String]]) throws -> [Int32] {
+        // Their output is not captured: a worker blocked on a full pipe, holding a
+        // lock another worker waits for, would never finish.
+        let processes = try argumentLists.map { arguments in
+            let process = Process()
+            process.executableURL = URL(filePath: executable)
+            process.arguments = arguments
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        return processes.map(\.terminationStatus)
     }
 }
