@@ -92,6 +92,25 @@ struct JSONFileStoreFaultTests {
         #expect(try healthy.value(forKey: "count", as: Int.self) == 6)
     }
 
+    /// A background write that failed left the changes waiting for the next
+    /// write, `flush()` or the exit; it is tried again on its own, after a
+    /// growing wait, and only the first failure is reported.
+    @Test func aFailedBackgroundWriteIsTriedAgainUntilItSucceeds() async throws {
+        ReportedErrors.install()
+        let directory = TemporaryDirectory()
+        let failingThrice = FaultInjectingFileSystem(failing: .rename, code: ENOSPC, times: 3)
+        let store = JSONFileStore(path: directory.file(), options: .init(writeDelay: .milliseconds(10), changeDetection: .none), fileSystem: failingThrice)
+        try store.set("kept", forKey: "note")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while fileBytes(directory.file()) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let reopened = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
+        #expect(try reopened.value(forKey: "note", as: String.self) == "kept")
+        #expect(ReportedErrors.mentioning(directory.file()).count == 1)
+        #expect(JSONFileBacking.retryDelay(afterFailures: 1) == .milliseconds(250))
+        #expect(JSONFileBacking.retryDelay(afterFailures: 3) == .seconds(1))
+        #expect(JSONFileBacking.retryDelay(afterFailures: 40) == .seconds(30))
+    }
+
     @Test(arguments: codes)
     func aFailedDirectoryFsyncLeavesAWholeFileAndKeepsTheChangesPending(code: Int32) throws {
         let directory = TemporaryDirectory()

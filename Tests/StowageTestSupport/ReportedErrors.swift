@@ -14,6 +14,11 @@ public enum ReportedErrors {
     public static func forKey(_ key: String) -> [StorageError] {
         collected.withLock { $0.filter { $0.key == key } }
     }
+
+    /// The reports whose message mentions `text`, a file's path say, for errors that name no key.
+    public static func mentioning(_ text: String) -> [StorageError] {
+        collected.withLock { $0.filter { $0.message.contains(text) } }
+    }
 }
 
 /// A key no other test uses, so tests can share stores and the error hook.

@@ -152,8 +152,8 @@ final class JSONFileBacking: Sendable {
         StorageError(code: .readOnly, key: key, reason: "the store is read-only: \(reason)")
     }
 
-    private func scheduleBackgroundWrite() {
-        let delay = options.writeDelay
+    private func scheduleBackgroundWrite(after delay: Duration? = nil) {
+        let delay = delay ?? options.writeDelay
         let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         // The closure keeps the backing alive until its changes are written.
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
@@ -161,12 +161,31 @@ final class JSONFileBacking: Sendable {
         }
     }
 
+    /// Writes the pending changes; when that fails, tries again on its own,
+    /// so the changes do not wait for the next write, `flush()` or the exit
+    /// (a disk may be full only for a moment). The first failure of a run is
+    /// reported; the retries that follow it are not.
     private func writeInBackground() {
         do {
             announce(try writePendingChanges())
+            state.withLock { $0.failedBackgroundWrites = 0 }
         } catch {
-            error.report()
+            let (failures, retries) = state.withLock { state -> (Int, Bool) in
+                state.failedBackgroundWrites += 1
+                // A setter may have scheduled a write meanwhile; then that one is the retry.
+                let retries = !state.pending.isEmpty && !state.isWriteScheduled
+                if retries { state.isWriteScheduled = true }
+                return (state.failedBackgroundWrites, retries)
+            }
+            if failures == 1 { error.report() }
+            if retries { scheduleBackgroundWrite(after: Self.retryDelay(afterFailures: failures)) }
         }
+    }
+
+    /// A quarter of a second after the first failure, twice as long after
+    /// each one that follows, and never more than half a minute.
+    static func retryDelay(afterFailures failures: Int) -> Duration {
+        .milliseconds(min(30_000, 250 << min(max(failures, 1) - 1, 7)))
     }
 
     // MARK: Announcing

@@ -18,6 +18,8 @@ struct JSONFileState: Sendable {
     var nextSequence: UInt64 = 0
     /// Whether a background write is already on its way.
     var isWriteScheduled = false
+    /// Background writes that failed since the last one that succeeded; sets how long the next retry waits.
+    var failedBackgroundWrites = 0
     /// Why the store refuses writes, when it does.
     var readOnlyReason: String?
     var lastError: StorageError?

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Stowage
 @testable import StowageJSONFile
 
 /// The real file system, except that one chosen step fails with a chosen `errno`.
@@ -16,14 +17,23 @@ struct FaultInjectingFileSystem: FileSystem {
     let failing: Step
     let code: Int32
     private let real = POSIXFileSystem()
+    /// How many more times the step fails; after that it works.
+    private let failuresLeft: Locked<Int>
 
-    init(failing: Step, code: Int32) {
+    init(failing: Step, code: Int32, times: Int = .max) {
         self.failing = failing
         self.code = code
+        failuresLeft = Locked(times)
     }
 
     private func fail(_ step: Step, _ path: String) throws(SystemCallError) {
-        if step == failing { throw SystemCallError(operation: "injected \(step.rawValue)", path: path, code: code) }
+        guard step == failing else { return }
+        let fails = failuresLeft.withLock { left in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
+        if fails { throw SystemCallError(operation: "injected \(step.rawValue)", path: path, code: code) }
     }
 
     func status(ofItemAt path: String, followingSymlinks: Bool) throws(SystemCallError) -> FileStatus? {
