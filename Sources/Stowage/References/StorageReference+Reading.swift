@@ -1,6 +1,5 @@
 import Synchronization
 
-
 extension StorageReference {
     /// Reads the value, throwing any error. (A failed read is also reported
     /// once through `StorageError.reportingHandler`, like every failed read.)
