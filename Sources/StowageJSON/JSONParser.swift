@@ -78,16 +78,41 @@ package struct JSONParser: Sendable {
     }
 
     /// A member whose key an earlier member of the same object already had.
+    ///
+    /// Keys are compared as Swift compares strings, by canonical equivalence,
+    /// so the two spellings may differ in their Unicode scalars (`"\u00E1"`
+    /// and `"a\u0301"`). This later member is the one kept, spelling and value.
     package struct DuplicateKey: Hashable, Sendable {
         /// The key, as written in this later member.
         package var key: String
+        /// The key as the member it replaced spelled it.
+        package var earlierKey: String
         /// Where this later member's key starts.
         package var location: JSONSourceLocation
 
         /// Makes a duplicate-key record; the parser makes them, tests compare with them.
-        package init(key: String, location: JSONSourceLocation) {
+        package init(key: String, earlierKey: String? = nil, location: JSONSourceLocation) {
             self.key = key
+            self.earlierKey = earlierKey ?? key
             self.location = location
+        }
+
+        /// Whether the two spellings differ in their scalars, though Swift takes them for one key.
+        package var isSpelledDifferently: Bool {
+            !key.unicodeScalars.elementsEqual(earlierKey.unicodeScalars)
+        }
+
+        /// The key quoted for a message; with its scalars spelled out when
+        /// the earlier spelling differs, since both would print alike.
+        package var quotedKeys: String {
+            guard isSpelledDifferently else { return "\"\(key)\"" }
+            func scalars(_ text: String) -> String {
+                text.unicodeScalars.map { scalar in
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                }.joined(separator: " ")
+            }
+            return "\"\(key)\" (\(scalars(key))), canonically equivalent to the earlier \"\(earlierKey)\" (\(scalars(earlierKey)))"
         }
     }
 

@@ -25,7 +25,7 @@ struct JSONReader: ~Copyable {
     private var keys: [String] = []
     /// Where each key in `keys` starts, to locate a duplicate.
     private var keyOffsets: [Int] = []
-    private var duplicates: [(key: String, offset: Int)] = []
+    private var duplicates: [(key: String, earlierKey: String, offset: Int)] = []
     /// Reused to build strings that contain escapes.
     var scratch: [UInt8] = []
 
@@ -140,7 +140,7 @@ struct JSONReader: ~Copyable {
         guard !duplicates.isEmpty else { return [] }
         let sorted = duplicates.sorted { $0.offset < $1.offset }
         let locations = JSONSourceLocation.locations(ofSortedOffsets: sorted.map(\.offset), in: bytes)
-        return zip(sorted, locations).map { JSONParser.DuplicateKey(key: $0.key, location: $1) }
+        return zip(sorted, locations).map { JSONParser.DuplicateKey(key: $0.key, earlierKey: $0.earlierKey, location: $1) }
     }
 
     /// Skips the four JSON whitespace characters and nothing else.
@@ -182,9 +182,13 @@ struct JSONReader: ~Copyable {
         var dictionary = [String: StoredValue](minimumCapacity: count)
         for index in 0..<count {
             let key = keys[container.keysStart + index]
-            if dictionary.updateValue(values[container.valuesStart + index], forKey: key) != nil {
-                duplicates.append((key, keyOffsets[container.keysStart + index]))
+            // Keys are Swift strings, equal when canonically equivalent, so "\u00E1" and "a\u0301" are
+            // one key. The last member wins whole: its value and its spelling, which the next write keeps.
+            if let earlier = dictionary.index(forKey: key) {
+                duplicates.append((key, dictionary.keys[earlier], keyOffsets[container.keysStart + index]))
+                dictionary.remove(at: earlier)
             }
+            dictionary[key] = values[container.valuesStart + index]
         }
         keys.removeLast(count)
         keyOffsets.removeLast(count)

@@ -101,9 +101,9 @@ struct AcceptedJSON: Sendable, CustomTestStringConvertible {
         AcceptedJSON("UTF-8 byte order mark is skipped", bytes: [0xEF, 0xBB, 0xBF] + Array("{}".utf8), .dictionary([:])),
         AcceptedJSON("last duplicate key wins", #"{"a":1,"b":2,"a":3}"#, .dictionary(["a": .signedInteger(3), "b": .signedInteger(2)])),
         AcceptedJSON(
-            "canonically equivalent keys are one key",
+            "canonically equivalent keys are one key, spelled as the last member spells it",
             #"{"\u00e9":1,"e\u0301":2}"#,
-            .dictionary(["é": .signedInteger(2)])
+            .dictionary(["e\u{301}": .signedInteger(2)])
         ),
     ]
 
