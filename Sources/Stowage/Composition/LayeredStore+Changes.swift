@@ -8,6 +8,10 @@ extension LayeredStore {
             tokens.append(layer.store.observeKeyChanges { [weak self] change in
                 self?.layer(at: index, didChange: change)
             })
+            // Discarded whether a higher layer shadows the key or not: the handler may not read the layers.
+            tokens.append(layer.store.observeCacheDiscards { [weak self] keys in
+                self?.discardCachedValues(forKeys: keys)
+            })
         }
         subscriptions.withLock { $0 = tokens }
     }

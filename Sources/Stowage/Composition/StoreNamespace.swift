@@ -15,8 +15,8 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
     public let base: Base
     /// What every key of the namespace starts with in the base store, the separator included.
     public let keyPrefix: String
-    /// Keeps the namespace subscribed to the base store's changes.
-    private let subscription = Locked<ObservationToken?>(nil)
+    /// Keeps the namespace subscribed to the base store's changes and cache discards.
+    private let subscription = Locked<[ObservationToken]>([])
 
     /// The keys of `base` that start with `name` and `separator`.
     public init(_ base: Base, name: String, separator: String = ".") {
@@ -34,7 +34,10 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
                 break
             }
         }
-        subscription.withLock { $0 = token }
+        let discards = base.observeCacheDiscards { [weak self] keys in
+            self?.discardCachedValues(forKeys: keys.lazy.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        }
+        subscription.withLock { $0 = [token, discards] }
     }
 
     /// The base store's key for `key` of the namespace.

@@ -17,6 +17,8 @@ final class StoreChangeBroadcaster: Sendable {
 
     private struct State {
         var listeners: [ObjectIdentifier: Listeners] = [:]
+        /// Stores built on a store, told when it discards cached values; see `UnderlyingStorage.discardCachedValues(forKeys:)`.
+        var discardHandlers: [ObjectIdentifier: [UInt64: @Sendable ([String]) -> Void]] = [:]
         var nextID: UInt64 = 0
     }
 
@@ -61,6 +63,31 @@ final class StoreChangeBroadcaster: Sendable {
             }
             _ = removed  // released after unlocking: it may hold the store's last reference
         }
+    }
+
+    /// Registers `handler` to be called with the keys whose cached values
+    /// `store` discards, on the discarding thread, under that store's lock:
+    /// the handler may take Stowage's reference locks, never read a store.
+    func addDiscardHandler(for store: some AnyObject & Sendable, _ handler: @escaping @Sendable ([String]) -> Void) -> ObservationToken {
+        let storeID = ObjectIdentifier(store)
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID &+= 1
+            state.discardHandlers[storeID, default: [:]][id] = handler
+            return id
+        }
+        return ObservationToken { [self] in
+            state.withLock { state in
+                state.discardHandlers[storeID]?[id] = nil
+                if state.discardHandlers[storeID]?.isEmpty == true { state.discardHandlers[storeID] = nil }
+            }
+        }
+    }
+
+    /// Passes discarded keys on to the stores built on the discarding one.
+    func forwardDiscard(of keys: [String], fromStoreID storeID: ObjectIdentifier) {
+        let handlers = state.withLock { state in state.discardHandlers[storeID].map { Array($0.values) } ?? [] }
+        for handler in handlers { handler(keys) }
     }
 
     @usableFromInline

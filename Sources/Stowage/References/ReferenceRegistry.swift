@@ -3,6 +3,8 @@
 @usableFromInline
 package protocol ChangeReceiving: AnyObject, Sendable {
     func storageDidChange()
+    /// Drops the cached value, telling no one: the store is applying a change it announces afterwards.
+    func discardCachedValue()
     /// Called once another live reference shares this one's key, so writes
     /// through it start telling the others; until then they skip the registry.
     func noteSiblingReference()
@@ -102,6 +104,18 @@ final class ReferenceRegistry: Sendable {
                 guard let reference = entry.reference, reference !== excluded else { return nil }
                 return reference
             }
+        }
+    }
+
+    /// Every live reference to any of `keys` in the store identified by `storeID`, under one lock.
+    func references(storeID: ObjectIdentifier, keys: some Sequence<String>) -> [any ChangeReceiving] {
+        state.withLock { state in
+            var found: [any ChangeReceiving] = []
+            for key in keys {
+                guard let entries = state.slots[Slot(store: storeID, key: key)] else { continue }
+                found.append(contentsOf: entries.compactMap(\.reference))
+            }
+            return found
         }
     }
 

@@ -13,6 +13,16 @@ extension StorageReference: ChangeReceiving {
     package func storageDidChange() {
         if recordChange() { deliverToObservers() }
     }
+
+    /// Called under the store's lock while it applies a change of several
+    /// keys; a read that raced it will not fill the cache either.
+    @usableFromInline
+    package func discardCachedValue() {
+        state.withLock { state in
+            core.setCached(nil, in: &state)
+            state.generation &+= 1
+        }
+    }
 }
 
 extension StorageReference {
