@@ -42,7 +42,10 @@ enum FilePath {
         return current
     }
 
-    /// Creates `path` and its missing parents with `permissions`.
+    /// Creates `path` and its missing parents with `permissions`, and makes
+    /// each new folder durable: a folder's entry lives in its parent, so the
+    /// parent is `fsync`ed after each `mkdir`, or a power cut could lose the
+    /// folder and the file written into it.
     static func createDirectories(_ path: String, permissions: mode_t, in fileSystem: some FileSystem) throws(SystemCallError) {
         if try fileSystem.status(ofItemAt: path, followingSymlinks: true) != nil { return }
         let parent = directory(of: path)
@@ -50,7 +53,9 @@ enum FilePath {
         do {
             try fileSystem.createDirectory(at: path, permissions: permissions)
         } catch where error.code == EEXIST {
-            // Another process made it first.
+            // Another process made it first, and makes it durable.
+            return
         }
+        try fileSystem.synchronizeDirectory(at: parent)
     }
 }
