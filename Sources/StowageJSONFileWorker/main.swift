@@ -89,6 +89,14 @@ case "set-and-exit":
     let store = JSONFileStore(url: URL(filePath: arguments[1]), options: .init(writeDelay: .seconds(60)))
     do { try store.set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
 
+case "set-and-exit-after":
+    // set-and-exit-after <file> <key> <value> <microseconds>: sets a value with a 1 ms write delay,
+    // waits, then calls exit(): the exit lands before, during or after the background write.
+    let store = JSONFileStore(url: URL(filePath: arguments[1]), options: .init(writeDelay: .milliseconds(1), changeDetection: .none))
+    do { try store.set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
+    usleep(useconds_t(integer(4)))
+    exit(0)
+
 case "migrate":
     // migrate <file> <start-file>: waits for <start-file> to exist, then moves "count" (an Int)
     // to "label" (a String) and prints the outcome, so racing processes can be told apart.

@@ -147,6 +147,28 @@ struct JSONFileStoreFormatTests {
         let store = JSONFileStore(url: directory.url())
         #expect(try store.value(forKey: "mode", as: String.self) == "last")
     }
+
+    /// `"\u00E1"` and `"a\u0301"` are two names in JSON but one key in Swift,
+    /// whose strings are equal when canonically equivalent. The store took the
+    /// later member's value under the earlier member's spelling, said nothing,
+    /// and the next write silently kept a member that was in no file.
+    @Test func canonicallyEquivalentNamesAreOneKeyReportedWithBothSpellingsAndTheLastMemberKeptWhole() throws {
+        ReportedErrors.install()
+        writeFile(directory.file(), #"{"\u00E1": "precomposed", "a\u0301": "decomposed", "other": 1}"#)
+        let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
+
+        #expect(try store.value(forKey: "\u{E1}", as: String.self) == "decomposed")
+        #expect(try store.value(forKey: "a\u{301}", as: String.self) == "decomposed")
+        let report = try #require(ReportedErrors.mentioning(directory.file()).first { $0.message.contains("repeats keys") })
+        #expect(report.message.contains("U+0061 U+0301") && report.message.contains("U+00E1"), "\(report.message)")
+
+        try store.set(2, forKey: "other")
+        try store.flush()
+        let bytes = fileBytes(directory.file()) ?? []
+        #expect(bytes.contains([0x61, 0xCC, 0x81]), "the last member's spelling is written")
+        #expect(!bytes.contains([0xC3, 0xA1]), "the earlier member's spelling is gone")
+        #expect(String(decoding: bytes, as: UTF8.self).contains("decomposed"))
+    }
 }
 
 extension JSONFileStore {

@@ -1,13 +1,33 @@
 public import Stowage
+import Foundation
 
 /// Collects what reaches `StorageError.reportingHandler`. Installed once for
 /// the whole test process (the hook is process-wide and tests run in
 /// parallel), so each test filters by keys of its own.
 public enum ReportedErrors {
     private static let collected = Locked<[StorageError]>([])
+    /// Broadcast on every report, for ``waitForReport(mentioning:seconds:)``.
+    private static let arrival = NSCondition()
     private static let installation: Void = {
-        StorageError.reportingHandler = { error in collected.withLock { $0.append(error) } }
+        StorageError.reportingHandler = { error in
+            collected.withLock { $0.append(error) }
+            arrival.lock()
+            arrival.broadcast()
+            arrival.unlock()
+        }
     }()
+
+    /// Waits until a report mentions `text`, at most `seconds`.
+    /// - Returns: whether one did.
+    public static func waitForReport(mentioning text: String, seconds: Double = 20) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        arrival.lock()
+        defer { arrival.unlock() }
+        while mentioning(text).isEmpty {
+            guard arrival.wait(until: deadline) else { return !mentioning(text).isEmpty }
+        }
+        return true
+    }
 
     public static func install() { installation }
 

@@ -26,9 +26,15 @@ struct AtomicFileReplacement {
     static var newFilePermissions: mode_t { 0o600 }
 
     /// Writes `bytes` as the new contents of `path`.
+    /// - Parameter guardingRename: runs the `rename` that puts the new file in
+    ///   the old one's place, and may check something first, atomically with
+    ///   it; when it throws before renaming, the target is left untouched.
     /// - Returns: the status of the file written, now at the target.
     @discardableResult
-    func replaceContents(of path: String, with bytes: [UInt8]) throws(SystemCallError) -> FileStatus {
+    func replaceContents(
+        of path: String, with bytes: [UInt8],
+        guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> Void = { rename throws(SystemCallError) in try rename() }
+    ) throws(SystemCallError) -> FileStatus {
         let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
         let directory = FilePath.directory(of: target)
         let existing = try fileSystem.status(ofItemAt: target, followingSymlinks: false)
@@ -52,7 +58,7 @@ struct AtomicFileReplacement {
         }
         fileSystem.close(descriptor)
         do {
-            try fileSystem.rename(temporary, to: target)
+            try guardingRename { () throws(SystemCallError) in try fileSystem.rename(temporary, to: target) }
         } catch {
             fileSystem.removeFile(at: temporary)
             throw error

@@ -22,6 +22,11 @@ package struct FileStatus: Sendable, Equatable {
     }
 
     package var identity: Identity
+
+    /// Whether both statuses are of the same file (device and inode), whatever its size or time.
+    package func isSameFile(as other: FileStatus) -> Bool {
+        identity.device == other.identity.device && identity.inode == other.identity.inode
+    }
     package var kind: Kind
     /// The permission bits (`0o600`, say).
     package var permissions: mode_t

@@ -65,4 +65,11 @@ package protocol FileSystem: Sendable {
     func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError)
 
     func unlock(_ descriptor: Int32)
+
+    /// Opens the directory at `path` and waits for an exclusive `flock` on it.
+    /// - Returns: the descriptor, for ``unlockDirectory(_:)``.
+    func lockDirectory(at path: String) throws(SystemCallError) -> Int32
+
+    /// Releases a directory's `flock` and closes its descriptor.
+    func unlockDirectory(_ descriptor: Int32)
 }

@@ -140,6 +140,22 @@ package struct POSIXFileSystem: FileSystem {
     package func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
     }
+
+    package func lockDirectory(at path: String) throws(SystemCallError) -> Int32 {
+        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .lastError("opening the directory to lock it", path: path) }
+        guard retryingOnInterrupt({ flock(descriptor, LOCK_EX) }) == 0 else {
+            let error = SystemCallError.lastError("flock of the directory", path: path)
+            _ = systemClose(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
+    package func unlockDirectory(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+        _ = systemClose(descriptor)
+    }
 }
 
 /// Repeats a system call that an interrupting signal cut short.

@@ -17,6 +17,10 @@ package struct SystemCallError: Error, Sendable, CustomStringConvertible {
     /// call failed (only the folder's `fsync` comes later): the write is not
     /// durable, but readers of the file see it.
     package var leftNewContentsInPlace = false
+    /// Whether the write stopped because the lock file was deleted or
+    /// replaced while this process held the lock on it: another writer may
+    /// hold the lock on the new file, so the write starts over under that lock.
+    package var lockFileWasReplaced = false
 
     package init(operation: String, path: String, code: Int32) {
         self.operation = operation

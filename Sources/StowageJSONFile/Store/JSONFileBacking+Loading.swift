@@ -74,27 +74,42 @@ extension JSONFileBacking {
                 error: nil)
         }
         if !document.duplicateKeys.isEmpty {
-            let keys = document.duplicateKeys.map { "\"\($0.key)\" (\($0.location))" }.joined(separator: ", ")
-            StorageError(code: .invalidJSON, reason: "\(path) repeats keys: \(keys); the last of each wins, and the next write keeps only it.").report()
+            let keys = document.duplicateKeys.map { "\($0.quotedKeys) (\($0.location))" }.joined(separator: ", ")
+            StorageError(
+                code: .invalidJSON,
+                reason: "\(path) repeats keys: \(keys); the last member of each wins, with its spelling, and the next write keeps only it."
+            ).report()
         }
         if !fileSystem.isWritable(path) || !fileSystem.isWritable(FilePath.directory(of: FilePath.resolvingSymbolicLinks(path, in: fileSystem))) {
-            _ = replaceDisk(with: members, identity: readIdentity)
-            return try becomeReadOnly("there is no permission to write \(path) or its directory.", error: nil, keepContents: true)
+            return replaceDisk(with: members, identity: readIdentity, readOnlyReason: "there is no permission to write \(path) or its directory.")
         }
         return replaceDisk(with: members, identity: readIdentity)
     }
 
     /// Installs a new disk document and rebuilds what readers see.
-    private func replaceDisk(with members: [String: StoredValue], identity: FileStatus.Identity?) -> [String] {
+    /// - Parameter reason: why the store may still not write the file (no
+    ///   permission), or `nil`: a usable file, or none, so whatever made the
+    ///   store read-only is gone.
+    private func replaceDisk(with members: [String: StoredValue], identity: FileStatus.Identity?, readOnlyReason reason: String? = nil) -> [String] {
         let layout = options.keyLayout
-        let (changed, dropped) = state.withLock { state in
+        let readOnlyError = reason.map { StorageError(code: .readOnly, reason: "the store is read-only: \($0)") }
+        let (changed, dropped, isNewReason, resumesWriting) = state.withLock { state in
+            let wasReadOnly = state.readOnlyReason != nil
+            let isNewReason = reason != nil && state.readOnlyReason != reason
             state.disk = members
             state.diskIdentity = identity
-            // A usable file, or none: whatever made the store read-only is gone.
-            state.readOnlyReason = nil
+            state.readOnlyReason = reason
+            if isNewReason { state.lastError = readOnlyError }
             state.reportedUnreadableIdentity = nil
-            return state.rebuildVisible(layout: layout)
+            let (changed, dropped) = state.rebuildVisible(layout: layout)
+            discardCachedValues(changed)
+            // Changes kept pending while the store was read-only are written now, not at the next retry.
+            let resumesWriting = wasReadOnly && reason == nil && !state.pending.isEmpty && !state.isWriteScheduled
+            if resumesWriting { state.isWriteScheduled = true }
+            return (changed, dropped, isNewReason, resumesWriting)
         }
+        if isNewReason { readOnlyError?.report() }
+        if resumesWriting { scheduleBackgroundWrite(after: .zero) }
         reportDropped(dropped)
         return changed
     }
@@ -109,7 +124,7 @@ extension JSONFileBacking {
 
     /// Records why the store refuses writes and reports it once; writers then
     /// fail on `readOnlyReason`, so this returns no changed keys rather than throwing.
-    private func becomeReadOnly(_ reason: String, error underlying: (any Error)?, keepContents: Bool = false) throws(StorageError) -> [String] {
+    private func becomeReadOnly(_ reason: String, error underlying: (any Error)?) throws(StorageError) -> [String] {
         let error = StorageError(code: .readOnly, reason: "the store is read-only: \(reason)", underlyingError: underlying)
         let isNew = state.withLock { state in
             defer {
@@ -141,12 +156,22 @@ extension JSONFileBacking {
             }
             return []
         case .opening:
-            return try withFileLock { () throws(StorageError) in try reload(mode: .locked) }
+            do {
+                return try withFileLock { () throws(StorageError) in try reload(mode: .locked) }
+            } catch {
+                // Moving the file aside needs the lock (on a read-only file system, say, the lock file can not be made).
+                return try becomeReadOnly(
+                    "\(path) is not valid JSON (\(parseError.reason)) and could not be locked to move it aside (\(error.reason)); it is left untouched.",
+                    error: error)
+            }
         case .locked:
             let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
             let backup = backupPath(for: target)
-            do {
-                try fileSystem.rename(target, to: backup)
+            do throws(SystemCallError) {
+                try renameHoldingCurrentLock { () throws(SystemCallError) in try fileSystem.rename(target, to: backup) }
+            } catch where error.lockFileWasReplaced {
+                // Another writer may hold the new lock file: start over under it.
+                throw StorageError(code: .storeFailure, reason: "the lock file \(lockPath) was replaced while moving \(path) aside.", underlyingError: error)
             } catch {
                 return try becomeReadOnly(
                     "\(path) is not valid JSON (\(parseError.reason)) and could not be moved aside (\(error)); it is left untouched.",

@@ -10,13 +10,20 @@ import StowageJSON
 
 extension JSONFileBacking {
     /// Writes every pending change, after rereading the file if another
-    /// process changed it, so that both processes' keys survive.
+    /// process changed it, so that both processes' keys survive. When the
+    /// write fails, a background write tries again (see ``scheduleRetry()``).
     /// - Returns: the keys other writers changed, for announcing.
     func writePendingChanges() throws(StorageError) -> [String] {
-        try withFileLock { () throws(StorageError) in
-            let changed = try reload(mode: .locked)
-            try writeBatchUnderLock()
+        do {
+            let changed = try withFileLock { () throws(StorageError) in
+                let changed = try reload(mode: .locked)
+                try writeBatchUnderLock()
+                return changed
+            }
             return changed
+        } catch {
+            scheduleRetry()
+            throw error
         }
     }
 
@@ -31,10 +38,7 @@ extension JSONFileBacking {
             throw JSONFileBacking.readOnlyError(key: nil, reason: reason)
         }
         let (batch, disk, identity, lastWritten) = state.withLock { state in
-            defer {
-                state.pending = [:]
-                state.isWriteScheduled = false
-            }
+            defer { state.pending = [:] }
             return (state.orderedPending, state.disk, state.diskIdentity, state.lastWritten)
         }
         guard !batch.isEmpty else { return }
@@ -53,6 +57,7 @@ extension JSONFileBacking {
             }
             let written = try writeFile(serialized.bytes)
             state.withLock { state in
+                state.failedWrites = 0
                 state.disk = document
                 state.diskIdentity = written.identity
                 // Keeping the text doubles the memory a file takes; past this size, write from scratch.
@@ -63,7 +68,8 @@ extension JSONFileBacking {
                 for (key, change) in batch where state.pending[key] == nil {
                     state.pending[key] = change
                 }
-                state.lastError = error
+                // A replaced lock file is no failure: the write starts over under the new lock.
+                if !error.lockFileWasReplaced { state.lastError = error }
             }
             throw error
         }
@@ -85,7 +91,11 @@ extension JSONFileBacking {
         } catch {
             if (error.underlyingError as? SystemCallError)?.leftNewContentsInPlace != true {
                 let layout = options.keyLayout
-                reportDropped(state.withLock { $0.takeBack(recorded, layout: layout).dropped })
+                reportDropped(state.withLock { state in
+                    let (changed, dropped) = state.takeBack(recorded, layout: layout)
+                    discardCachedValues(changed)
+                    return dropped
+                })
             }
             throw error
         }
@@ -98,7 +108,7 @@ extension JSONFileBacking {
         do {
             let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
             try FilePath.createDirectories(FilePath.directory(of: target), permissions: 0o700, in: fileSystem)
-            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: path, with: bytes)
+            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: path, with: bytes, guardingRename: renameHoldingCurrentLock)
         } catch {
             throw StorageError(
                 code: .storeFailure,
@@ -106,38 +116,5 @@ extension JSONFileBacking {
                 underlyingError: error
             )
         }
-    }
-
-    /// Runs `body` holding this process's file gate and the cross-process `flock`.
-    func withFileLock<Result>(_ body: () throws(StorageError) -> Result) throws(StorageError) -> Result {
-        let thread = currentThreadIdentifier()
-        if gateOwner.withLock({ $0 }) == thread {
-            throw StorageError(
-                code: .storeFailure,
-                reason: "a transaction on \(path) called back into its own store's flush, modify or transaction; use the transaction's own methods.")
-        }
-        let outcome = fileGate.withLock { gate -> Swift.Result<Result, StorageError> in
-            gateOwner.withLock { $0 = thread }
-            defer { gateOwner.withLock { $0 = 0 } }
-            do {
-                let descriptor = try lockDescriptor(&gate)
-                try fileSystem.lockExclusively(descriptor, path: lockPath)
-                defer { fileSystem.unlock(descriptor) }
-                return .success(try body())
-            } catch let error as StorageError {
-                return .failure(error)
-            } catch {
-                return .failure(StorageError(code: .storeFailure, reason: "could not lock \(lockPath): \(error).", underlyingError: error))
-            }
-        }
-        return try outcome.get()
-    }
-
-    private func lockDescriptor(_ gate: inout FileGate) throws(SystemCallError) -> Int32 {
-        if let descriptor = gate.lockDescriptor { return descriptor }
-        try FilePath.createDirectories(FilePath.directory(of: lockPath), permissions: 0o700, in: fileSystem)
-        let descriptor = try fileSystem.openLockFile(at: lockPath)
-        gate.lockDescriptor = descriptor
-        return descriptor
     }
 }

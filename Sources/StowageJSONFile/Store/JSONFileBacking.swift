@@ -22,6 +22,9 @@ final class JSONFileBacking: Sendable {
     /// The thread inside `fileGate` (0 for none), so a transaction that calls
     /// back into its own store fails instead of deadlocking.
     let gateOwner = Locked<UInt>(0)
+    /// The descriptor whose `flock` the thread inside `fileGate` holds (-1 for
+    /// none), so a write can check that it still locks the file the lock path names.
+    let heldLockDescriptor = Locked<Int32>(-1)
     /// The store objects opened on this backing, told about changes made through each other.
     private let stores = Locked<[WeakStore]>([])
 
@@ -67,6 +70,24 @@ final class JSONFileBacking: Sendable {
         state.withLock { !$0.pending.isEmpty }
     }
 
+    /// Whether changes are pending, or a write may be in flight with changes
+    /// it took out of the pending ones (someone holds the file gate).
+    var mayHaveUnwrittenChanges: Bool {
+        hasPendingChanges || fileGate.withLockIfAvailable({ _ in () }) == nil
+    }
+
+    /// The exit's write: waits for a write in flight, then writes what is
+    /// still pending; errors go to the reporting hook.
+    func writeAtExit() {
+        fileGate.withLock { _ in }
+        guard hasPendingChanges else { return }
+        do {
+            _ = try writePendingChanges()
+        } catch {
+            error.report()
+        }
+    }
+
     // MARK: Writing
 
     /// Applies a change in memory and arranges for it to reach the file.
@@ -83,6 +104,9 @@ final class JSONFileBacking: Sendable {
             } catch {
                 return .failure(error)
             }
+            // In the nested layout the objects around and below the key change with it. The key's own
+            // references learn of the write from Stowage, as it returns.
+            discardCachedValues(changed.filter { $0 != key })
             let schedule = coalesced && !state.isWriteScheduled
             if schedule { state.isWriteScheduled = true }
             return .success((changed, schedule))
@@ -108,6 +132,8 @@ final class JSONFileBacking: Sendable {
             return try replaceUnderLock(expecting: expected, with: normalized, layout: layout, applied: &appliedBeforeWriting)
         } catch {
             announce(appliedBeforeWriting)
+            // Plain changes made before are still pending, and the failed write may have been carrying them.
+            scheduleRetry()
             throw error
         }
     }
@@ -123,12 +149,15 @@ final class JSONFileBacking: Sendable {
                 for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return .success(nil) }
                 let before = state
                 let recording = state.changesAbout(toBeRecordedFor: normalized.map(\.key))
+                var applied: [String] = []
                 do throws(StorageError) {
-                    for (key, value) in normalized { changed += try state.applyChange(value, forKey: key, layout: layout) }
+                    for (key, value) in normalized { applied += try state.applyChange(value, forKey: key, layout: layout) }
                 } catch {
                     state = before
                     return .failure(error)
                 }
+                discardCachedValues(applied)
+                changed += applied
                 return .success(recording.ended(at: state))
             }
             guard let recorded = try outcome.get() else { return (false, changed) }
@@ -152,7 +181,7 @@ final class JSONFileBacking: Sendable {
         StorageError(code: .readOnly, key: key, reason: "the store is read-only: \(reason)")
     }
 
-    private func scheduleBackgroundWrite(after delay: Duration? = nil) {
+    func scheduleBackgroundWrite(after delay: Duration? = nil) {
         let delay = delay ?? options.writeDelay
         let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         // The closure keeps the backing alive until its changes are written.
@@ -161,34 +190,53 @@ final class JSONFileBacking: Sendable {
         }
     }
 
-    /// Writes the pending changes; when that fails, tries again on its own,
-    /// so the changes do not wait for the next write, `flush()` or the exit
-    /// (a disk may be full only for a moment). The first failure of a run is
-    /// reported; the retries that follow it are not.
+    /// Writes the pending changes. A failure schedules the next try (in
+    /// `writePendingChanges`), so the changes do not wait for the next write,
+    /// `flush()` or the exit. The first failure of a run is reported, unless
+    /// it is the store being read-only, whose reason was reported when it
+    /// became so; the retries that follow are not.
     private func writeInBackground() {
+        // Cleared before writing, so that whatever happens to this write, a
+        // change made from now on, or a retry, schedules the next one.
+        state.withLock { $0.isWriteScheduled = false }
         do {
             announce(try writePendingChanges())
-            state.withLock { $0.failedBackgroundWrites = 0 }
         } catch {
-            let (failures, retries) = state.withLock { state -> (Int, Bool) in
-                state.failedBackgroundWrites += 1
-                // A setter may have scheduled a write meanwhile; then that one is the retry.
-                let retries = !state.pending.isEmpty && !state.isWriteScheduled
-                if retries { state.isWriteScheduled = true }
-                return (state.failedBackgroundWrites, retries)
-            }
-            if failures == 1 { error.report() }
-            if retries { scheduleBackgroundWrite(after: Self.retryDelay(afterFailures: failures)) }
+            let isFirstFailure = state.withLock { $0.failedWrites == 1 }
+            if isFirstFailure, error.code != .readOnly { error.report() }
         }
     }
 
-    /// A quarter of a second after the first failure, twice as long after
-    /// each one that follows, and never more than half a minute.
+    /// After a failed write that left changes pending, schedules a background
+    /// write to try again, unless one is on its way already: a quarter of a
+    /// second after the first failure, twice as long after each one that
+    /// follows, and never more than half a minute.
+    func scheduleRetry() {
+        let (failures, schedules) = state.withLock { state -> (Int, Bool) in
+            state.failedWrites += 1
+            let schedules = !state.pending.isEmpty && !state.isWriteScheduled
+            if schedules { state.isWriteScheduled = true }
+            return (state.failedWrites, schedules)
+        }
+        if schedules { scheduleBackgroundWrite(after: Self.retryDelay(afterFailures: failures)) }
+    }
+
     static func retryDelay(afterFailures failures: Int) -> Duration {
         .milliseconds(min(30_000, 250 << min(max(failures, 1) - 1, 7)))
     }
 
     // MARK: Announcing
+
+    /// Drops the values references of every store object on this file hold
+    /// for `keys`; called under `state`'s lock while a change is applied, so
+    /// that the keys changed together become visible together (see
+    /// `UnderlyingStorage.discardCachedValues(forKeys:)`).
+    func discardCachedValues(_ keys: [String]) {
+        guard !keys.isEmpty else { return }
+        for store in stores.withLock({ $0.compactMap(\.store) }) {
+            store.discardCachedValues(forKeys: keys)
+        }
+    }
 
     /// Tells every store object on this file that `keys` changed, except
     /// `origin` about `originKey` (Stowage already knows of its own write).

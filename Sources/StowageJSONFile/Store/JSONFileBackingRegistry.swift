@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Stowage
 
 /// The live backings of this process: one per (file, options), so that store
@@ -28,7 +29,7 @@ final class JSONFileBackingRegistry: Sendable {
 
     private init() {
         // A normal exit (return from main, `exit()`) writes what is pending.
-        atexit { JSONFileBackingRegistry.shared.flushAll() }
+        atexit { JSONFileBackingRegistry.shared.flushAllAtExit() }
     }
 
     /// The backing for `path` with `options`, made on first use.
@@ -60,14 +61,33 @@ final class JSONFileBackingRegistry: Sendable {
         all.withLock { $0.values.compactMap(\.backing) }
     }
 
-    /// Writes every pending change of every live backing; errors go to the reporting hook.
-    func flushAll() {
-        for backing in liveBackings() where backing.hasPendingChanges {
-            do {
-                _ = try backing.writePendingChanges()
-            } catch {
-                error.report()
-            }
+    /// How long the exit waits for writes in flight and its own write before
+    /// the process ends anyway, so that a hung file system can not hang it.
+    static let exitWaitLimit: Duration = .seconds(5)
+
+    /// Writes every pending change of every live backing, at exit.
+    ///
+    /// A background write in flight has taken its changes out of the pending
+    /// ones, so each backing's writes are first waited for (its file gate),
+    /// and then whatever is still pending, or was put back by a failed write,
+    /// is written. This runs on a thread of its own, waited for at most
+    /// ``exitWaitLimit``; errors, and giving up, go to the reporting hook.
+    func flushAllAtExit() {
+        let exitingThread = currentThreadIdentifier()
+        // A backing whose gate this very thread holds (exit() from a reporting handler, say) can not be waited for.
+        let backings = liveBackings().filter { $0.gateOwner.withLock { $0 } != exitingThread && $0.mayHaveUnwrittenChanges }
+        guard !backings.isEmpty else { return }
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "Stowage JSON file store exit").async {
+            for backing in backings { backing.writeAtExit() }
+            finished.signal()
+        }
+        let limit = Self.exitWaitLimit.components
+        if finished.wait(timeout: .now() + .seconds(Int(limit.seconds))) == .timedOut {
+            StorageError(
+                code: .storeFailure,
+                reason: "the process is exiting with changes to \(backings.map(\.path).joined(separator: ", ")) that could not be written within \(limit.seconds) s; they are lost."
+            ).report()
         }
     }
 

@@ -16,10 +16,10 @@ struct JSONFileState: Sendable {
     /// Changes not yet in the file, the latest per key, ordered by `sequence`.
     var pending: [String: PendingChange] = [:]
     var nextSequence: UInt64 = 0
-    /// Whether a background write is already on its way.
+    /// Whether a background write is scheduled and has not started yet.
     var isWriteScheduled = false
-    /// Background writes that failed since the last one that succeeded; sets how long the next retry waits.
-    var failedBackgroundWrites = 0
+    /// Writes that failed since the last one that succeeded; sets how long the next retry waits.
+    var failedWrites = 0
     /// Why the store refuses writes, when it does.
     var readOnlyReason: String?
     var lastError: StorageError?

@@ -54,6 +54,7 @@ extension JSONFileStore {
                     for (key, value) in transaction.writes { state.recordPending(value, forKey: key) }
                     let changed = layout.changedKeys(from: state.visible, to: visible)
                     state.visible = visible
+                    backing.discardCachedValues(changed)
                     return .success((changed, recording.ended(at: state)))
                 }
                 guard let (written, recorded) = try commit.get() else { continue }
@@ -63,6 +64,9 @@ extension JSONFileStore {
                     do throws(StorageError) {
                         try backing.writeAtomicChangeUnderLock(recorded)
                     } catch {
+                        // Retried under the new lock file by `withFileLock`: the body runs again.
+                        if error.lockFileWasReplaced { throw error }
+                        backing.scheduleRetry()
                         return (.failure(error), changed)
                     }
                 }

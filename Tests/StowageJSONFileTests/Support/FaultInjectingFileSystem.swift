@@ -5,13 +5,16 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Stowage
+import StowageTestSupport
 @testable import StowageJSONFile
 
-/// The real file system, except that one chosen step fails with a chosen `errno`.
+/// The real file system, except that one chosen step fails with a chosen
+/// `errno`; it also records the folders it `fsync`s and signals each rename.
 struct FaultInjectingFileSystem: FileSystem {
     enum Step: String, CaseIterable, Sendable {
-        case createTemporaryFile, write, shortWrite, fsync, rename, directoryFsync, read
+        case createTemporaryFile, write, shortWrite, fsync, rename, directoryFsync, read, openLockFile, lock
     }
 
     let failing: Step
@@ -19,11 +22,25 @@ struct FaultInjectingFileSystem: FileSystem {
     private let real = POSIXFileSystem()
     /// How many more times the step fails; after that it works.
     private let failuresLeft: Locked<Int>
+    /// Every folder `fsync`ed, in order.
+    let synchronizedDirectories = Collected<String>()
+    /// Signalled after each rename that succeeded, so a test can wait for a write to land.
+    let completedRenames = DispatchSemaphore(value: 0)
 
     init(failing: Step, code: Int32, times: Int = .max) {
         self.failing = failing
         self.code = code
         failuresLeft = Locked(times)
+    }
+
+    /// The real file system, with the recording.
+    static func healthy() -> FaultInjectingFileSystem {
+        FaultInjectingFileSystem(failing: .read, code: EIO, times: 0)
+    }
+
+    /// Waits for the next rename that succeeds, at most `seconds`.
+    func waitForRename(seconds: Int = 20) -> Bool {
+        completedRenames.wait(timeout: .now() + .seconds(seconds)) == .success
     }
 
     private func fail(_ step: Step, _ path: String) throws(SystemCallError) {
@@ -80,11 +97,13 @@ struct FaultInjectingFileSystem: FileSystem {
     func rename(_ source: String, to destination: String) throws(SystemCallError) {
         try fail(.rename, destination)
         try real.rename(source, to: destination)
+        completedRenames.signal()
     }
 
     func synchronizeDirectory(at path: String) throws(SystemCallError) {
         try fail(.directoryFsync, path)
         try real.synchronizeDirectory(at: path)
+        synchronizedDirectories.append(path)
     }
 
     func removeFile(at path: String) { real.removeFile(at: path) }
@@ -94,7 +113,16 @@ struct FaultInjectingFileSystem: FileSystem {
     }
 
     func destinationOfSymbolicLink(at path: String) -> String? { real.destinationOfSymbolicLink(at: path) }
-    func openLockFile(at path: String) throws(SystemCallError) -> Int32 { try real.openLockFile(at: path) }
-    func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) { try real.lockExclusively(descriptor, path: path) }
+    func openLockFile(at path: String) throws(SystemCallError) -> Int32 {
+        try fail(.openLockFile, path)
+        return try real.openLockFile(at: path)
+    }
+
+    func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) {
+        try fail(.lock, path)
+        try real.lockExclusively(descriptor, path: path)
+    }
     func unlock(_ descriptor: Int32) { real.unlock(descriptor) }
+    func lockDirectory(at path: String) throws(SystemCallError) -> Int32 { try real.lockDirectory(at: path) }
+    func unlockDirectory(_ descriptor: Int32) { real.unlockDirectory(descriptor) }
 }

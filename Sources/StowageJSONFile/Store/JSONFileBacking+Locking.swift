@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Stowage
+
+extension JSONFileBacking {
+    /// How many times in a row the lock file may turn out deleted or replaced
+    /// before a write gives up; each time, the lock is taken again on the file
+    /// the path names now.
+    static let maximumLockAttempts = 100
+
+    /// Runs `body` holding this process's file gate and the cross-process `flock`.
+    ///
+    /// The `flock` is on the lock file the path names at the moment it is
+    /// taken: a lock on a file someone deleted would exclude nobody, since the
+    /// next writer creates and locks a new one. If the lock file is deleted or
+    /// replaced while `body` runs, a write in `body` stops before it replaces
+    /// the settings file (see ``renameHoldingCurrentLock(_:)``) and `body`
+    /// runs again under the lock on the new file.
+    func withFileLock<Result>(_ body: () throws(StorageError) -> Result) throws(StorageError) -> Result {
+        let thread = currentThreadIdentifier()
+        if gateOwner.withLock({ $0 }) == thread {
+            throw StorageError(
+                code: .storeFailure,
+                reason: "a transaction on \(path) called back into its own store's flush, modify or transaction; use the transaction's own methods.")
+        }
+        let outcome = fileGate.withLock { gate -> Swift.Result<Result, StorageError> in
+            gateOwner.withLock { $0 = thread }
+            defer { gateOwner.withLock { $0 = 0 } }
+            var attempts = 0
+            while true {
+                attempts += 1
+                let descriptor: Int32
+                do throws(StorageError) {
+                    descriptor = try lockCurrentLockFile(&gate)
+                } catch {
+                    state.withLock { $0.lastError = error }
+                    return .failure(error)
+                }
+                heldLockDescriptor.withLock { $0 = descriptor }
+                let result: Swift.Result<Result, StorageError>
+                do throws(StorageError) {
+                    result = .success(try body())
+                } catch {
+                    result = .failure(error)
+                }
+                heldLockDescriptor.withLock { $0 = -1 }
+                fileSystem.unlock(descriptor)
+                guard case .failure(let error) = result, error.lockFileWasReplaced else { return result }
+                if attempts < Self.maximumLockAttempts { continue }
+                let gaveUp = StorageError(
+                    code: .storeFailure, key: error.key,
+                    reason: "could not write \(path): its lock file \(lockPath) was deleted or replaced during each of \(attempts) attempts, "
+                        + "so no attempt could be sure other writers were kept out. The changes are still pending.",
+                    underlyingError: error)
+                state.withLock { $0.lastError = gaveUp }
+                return .failure(gaveUp)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Runs `rename`, which replaces the settings file, holding the folder's
+    /// `flock`, after checking that the lock file this process holds the lock
+    /// on is still the one its path names; if it is not, throws, and the write
+    /// starts over under the new lock.
+    ///
+    /// Why the folder's lock: a writer that locks a lock file checks it under
+    /// the folder's lock too (``lockCurrentLockFile(_:)``). So if someone
+    /// deletes the lock file while this process holds the lock on it, either
+    /// this check sees that, or the writer that locks the new file checks it
+    /// (and then reads the settings file) only after this rename. Without it,
+    /// the other writer could read the file between this check and the
+    /// rename, and one of the two writes would be lost. The folder's lock is
+    /// held for two `stat`s and a `rename`, never while waiting for anything
+    /// else, so it can not deadlock with the lock file's.
+    func renameHoldingCurrentLock(_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) {
+        let folder = try lockFolder()
+        defer { folder.map(fileSystem.unlockDirectory) }
+        let descriptor = heldLockDescriptor.withLock { $0 }
+        if descriptor >= 0, !lockFileIsCurrent(descriptor) {
+            var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
+            error.lockFileWasReplaced = true
+            throw error
+        }
+        try rename()
+    }
+
+    /// The `flock`ed descriptor of the folder holding the lock file; `nil`
+    /// when the folder can not be opened for reading (mode 0300, say): the
+    /// check then goes without it, as good as it can be.
+    private func lockFolder() throws(SystemCallError) -> Int32? {
+        do {
+            return try fileSystem.lockDirectory(at: FilePath.directory(of: lockPath))
+        } catch where error.code == EACCES || error.code == EPERM {
+            return nil
+        }
+    }
+
+    /// Takes the `flock` on the file `lockPath` names now, opening it again
+    /// if the descriptor kept from earlier is of a deleted or replaced file.
+    private func lockCurrentLockFile(_ gate: inout FileGate) throws(StorageError) -> Int32 {
+        for _ in 0..<Self.maximumLockAttempts {
+            let descriptor = try openLockFile(&gate)
+            do {
+                try fileSystem.lockExclusively(descriptor, path: lockPath)
+            } catch {
+                throw StorageError(code: .storeFailure, reason: "could not lock \(lockPath): \(error).", underlyingError: error)
+            }
+            let isCurrent: Bool
+            do throws(SystemCallError) {
+                let folder = try lockFolder()
+                isCurrent = lockFileIsCurrent(descriptor)
+                folder.map(fileSystem.unlockDirectory)
+            } catch {
+                fileSystem.unlock(descriptor)
+                throw StorageError(code: .storeFailure, reason: "could not lock the folder of \(lockPath): \(error).", underlyingError: error)
+            }
+            if isCurrent { return descriptor }
+            fileSystem.unlock(descriptor)
+            fileSystem.close(descriptor)
+            gate.lockDescriptor = nil
+        }
+        throw StorageError(
+            code: .storeFailure,
+            reason: "could not lock \(lockPath): it was deleted or replaced \(Self.maximumLockAttempts) times in a row while this process locked it.")
+    }
+
+    /// The descriptor of the lock file, opened (and created) on first use and kept.
+    private func openLockFile(_ gate: inout FileGate) throws(StorageError) -> Int32 {
+        if let descriptor = gate.lockDescriptor { return descriptor }
+        do throws(SystemCallError) {
+            try FilePath.createDirectories(FilePath.directory(of: lockPath), permissions: 0o700, in: fileSystem)
+            if try fileSystem.status(ofItemAt: lockPath, followingSymlinks: false)?.kind == .symbolicLink {
+                throw SystemCallError(operation: "opening the lock file", path: lockPath, code: ELOOP)
+            }
+            let descriptor = try fileSystem.openLockFile(at: lockPath)
+            gate.lockDescriptor = descriptor
+            return descriptor
+        } catch where error.code == ELOOP {
+            throw StorageError(
+                code: .storeFailure,
+                reason: "the lock file \(lockPath) is a symbolic link. The store does not follow it, since a planted link "
+                    + "could make it create or lock another file, so nothing can be written. Remove the link; the next write creates the lock file.",
+                underlyingError: error)
+        } catch {
+            throw StorageError(code: .storeFailure, reason: "could not open the lock file \(lockPath): \(error).", underlyingError: error)
+        }
+    }
+
+    /// Whether `descriptor` is open on the file `lockPath` names now.
+    private func lockFileIsCurrent(_ descriptor: Int32) -> Bool {
+        guard let held = try? fileSystem.status(of: descriptor, path: lockPath),
+              let named = try? fileSystem.status(ofItemAt: lockPath, followingSymlinks: false)
+        else { return false }
+        return held.isSameFile(as: named)
+    }
+}
+
+extension StorageError {
+    /// Whether a write stopped because the lock file was replaced under it, and may start over.
+    var lockFileWasReplaced: Bool {
+        (underlyingError as? SystemCallError)?.lockFileWasReplaced == true
+    }
+}
