@@ -92,6 +92,10 @@ case "set-and-exit":
 case "set-and-exit-after":
     // set-and-exit-after <file> <key> <value> <microseconds>: sets a value with a 1 ms write delay,
     // waits, then calls exit(): the exit lands before, during or after the background write.
+    // Reports go to standard output, for the test to read.
+    StorageError.reportingHandler = { error in
+        _ = "reported: \(error.message)\n".withCString { write(1, $0, strlen($0)) }
+    }
     let store = JSONFileStore(url: URL(filePath: arguments[1]), options: .init(writeDelay: .milliseconds(1), changeDetection: .none))
     do { try store.set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
     usleep(useconds_t(integer(4)))

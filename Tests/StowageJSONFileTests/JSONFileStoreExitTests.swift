@@ -26,4 +26,24 @@ struct JSONFileStoreExitTests {
         }
         #expect(lost.isEmpty, "changes lost by exits \(lost) µs after the set")
     }
+
+    /// The exit waits for a write that can not finish (another process holds
+    /// the lock for good, as a hung one would) for a bounded time, then ends
+    /// the process and reports the changes it could not write.
+    @Test func anExitWaitsForAWriteThatCanNotFinishForABoundedTime() throws {
+        let directory = TemporaryDirectory()
+        let lock = open(directory.file("settings.json.lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+
+        let started = try WorkerProcess.jsonFile.start(["set-and-exit-after", directory.file(), "key", "value", "0"])
+        // Should the exit hang after all, the test ends it rather than hang too.
+        let watchdog = DispatchWorkItem { if started.process.isRunning { started.process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        let (status, output) = WorkerProcess.finish(started)
+        watchdog.cancel()
+        #expect(status == 0, "the worker did not exit by itself: \(output)")
+        #expect(output.contains("could not be written within 5 s"), "\(output)")
+        #expect(fileBytes(directory.file()) == nil)
+    }
 }
