@@ -44,8 +44,27 @@ extension JSONFileStore {
         public var writeDelay: Duration
         /// How changes made outside this process are noticed.
         public var changeDetection: ChangeDetection
-        /// The deepest nesting of arrays and objects the store reads or writes.
-        public var maximumDepth: Int
+        /// The deepest nesting of arrays and objects the store reads or writes,
+        /// from 1 to ``maximumSupportedDepth``; a value outside is brought
+        /// within, so reading it back shows the limit in force.
+        public var maximumDepth: Int {
+            didSet { maximumDepth = Self.supportedDepth(maximumDepth) }
+        }
+
+        /// The largest `maximumDepth`: 1,000 levels.
+        ///
+        /// Writing, comparing, hashing and releasing a value recurse once per
+        /// level, and a setter runs on the caller's thread, whose stack may be
+        /// as small as 512 KiB (a secondary thread on Apple platforms). On
+        /// such a stack, in an optimized build, the most demanding of them
+        /// (writing a file of objects nested in objects) was measured to
+        /// survive 1,291 levels; a deeper limit would let a file, read or
+        /// set, crash the process.
+        public static let maximumSupportedDepth = 1_000
+
+        static func supportedDepth(_ depth: Int) -> Int {
+            min(max(depth, 1), maximumSupportedDepth)
+        }
 
         /// The defaults: pretty-printed, flat keys, coalesced writes within 100 ms, automatic change detection.
         public init(
@@ -61,7 +80,7 @@ extension JSONFileStore {
             self.durability = durability
             self.writeDelay = writeDelay
             self.changeDetection = changeDetection
-            self.maximumDepth = maximumDepth
+            self.maximumDepth = Self.supportedDepth(maximumDepth)
         }
     }
 }
