@@ -10,6 +10,10 @@ case "worker":
     exit(SoakWorker.run(SoakOptions(arguments.dropFirst())))
 case "editor":
     exit(ExternalEditor.run(SoakOptions(arguments.dropFirst())))
+case "exiter":
+    exit(DisruptedWriters.exiter(SoakOptions(arguments.dropFirst())))
+case "faulted":
+    exit(DisruptedWriters.faulted(SoakOptions(arguments.dropFirst())))
 default:
     let options = SoakOptions(arguments)
     if options.flags.contains("help") {

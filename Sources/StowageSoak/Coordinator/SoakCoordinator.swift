@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Stowage
 
 /// The soak test of `JSONFileStore`, and its parent process.
 ///
@@ -52,6 +53,12 @@ import Foundation
 ///   with the libraries), so growth that keeps pace with the operations
 ///   (hundreds of thousands in a long run) is a leak, while the allocator's
 ///   caching moves resident memory by a megabyte or two at most.
+/// - Disruptions (`Disruptions`, off with `--no-disruptions`): processes that
+///   set a value and `exit()` around their background write never lose it; the
+///   lock file is deleted under the writers every few hundred milliseconds,
+///   and the exact counters above must hold all the same; with `--fault-shim`,
+///   a writer whose `flock` fails for a second or two gets its value into the
+///   file afterwards with no call of its own, within 40 s.
 /// - No deadlock: each child prints its slowest thread's operation count every
 ///   second; a child whose slowest thread finishes nothing for 30 s, or that is
 ///   still running 60 s after the end, has every thread's stack printed (by
@@ -61,7 +68,7 @@ struct SoakCoordinator {
     static let usage = """
         usage: StowageSoak [--seconds 60] [--processes 3] [--threads 8] [--grace 60] [--stall-limit 30]
                            [--warm-up SECONDS] [--rss-growth-limit-mib 16] [--heap-growth-limit-mib 8]
-                           [--directory PATH] [--keep]
+                           [--directory PATH] [--keep] [--fault-shim PATH] [--no-disruptions]
         Runs the soak test of the JSON file store and exits non-zero if any invariant failed.
         """
 
@@ -77,6 +84,9 @@ struct SoakCoordinator {
     let heapGrowthLimitKiB: Int
     let keepsDirectory: Bool
     let directory: String
+    let disrupts: Bool
+    /// The `LD_PRELOAD` library that makes `flock` fail on demand (Tools/FaultShim).
+    let faultShim: String?
 
     init(_ options: SoakOptions) {
         seconds = options.number("seconds", default: 60)
@@ -88,6 +98,8 @@ struct SoakCoordinator {
         rssGrowthLimitKiB = options.integer("rss-growth-limit-mib", default: 16) * 1024
         heapGrowthLimitKiB = options.integer("heap-growth-limit-mib", default: 8) * 1024
         keepsDirectory = options.flags.contains("keep")
+        disrupts = !options.flags.contains("no-disruptions")
+        faultShim = options.string("fault-shim")
         directory = options.string("directory")
             ?? FileManager.default.temporaryDirectory.appending(path: "stowage-soak-\(UUID().uuidString)").path(percentEncoded: false)
     }
@@ -126,7 +138,13 @@ struct SoakCoordinator {
             return 1
         }
         let checker = FileChecker(path: file)
+        let disruptions = Disruptions(
+            file: file, executable: executable, environment: ProcessInfo.processInfo.environment, faultShim: faultShim,
+            until: started + .seconds(seconds))
+        let disruptionResult = Locked<Disruptions.Result?>(nil)
+        let disruptor = disrupts ? JoinableThread(name: "disruptions") { disruptionResult.withLock { $0 = disruptions.run() } } : nil
         let checkerResult = watch(children, checker: checker, started: started)
+        disruptor?.join()
         for child in children { child.finish() }
 
         let workerReports = children.dropLast().compactMap { ReportFile.read(WorkerReport.self, name: $0.name, besides: file) }
@@ -149,6 +167,13 @@ struct SoakCoordinator {
             failures.append("file check: \(checkerResult.failureCount - checkerResult.failures.count) more failures")
         }
         failures += verification.failures
+        if let disrupted = disruptionResult.withLock({ $0 }) {
+            failures += disrupted.failures.map { "disruptions: \($0)" }
+            failures += disrupted.lostExits.prefix(10).map { "disruptions: an exit lost \($0)" }
+            print("Disruptions: \(disrupted.exits) exits around writes (\(disrupted.lostExits.count) lost), "
+                + "\(disrupted.lockDeletions) deletions of the lock file, "
+                + (faultShim == nil ? "no flock faults (no --fault-shim)" : "\(disrupted.faultWindows) flock fault windows, \(disrupted.recoveries) recovered, slowest \(disrupted.slowestRecovery) after the fault cleared"))
+        }
 
         SoakSummary(
             workers: workerReports, editor: editorReport, checker: checkerResult, notes: verification.notes,

@@ -134,6 +134,10 @@ struct EditorState {
         if Bool.random(using: &generator) { writing.insert(.withoutEscapingSlashes) }
         do {
             try save(JSONSerialization.data(withJSONObject: object, options: writing))
+        } catch let error as POSIXError where error.code == .ESTALE {
+            // The lock file was deleted while this edit held it: the edit is dropped, as a store's write starts over.
+            generation -= 1
+            return
         } catch {
             problems.record("the editor could not save: \(error)")
             return
@@ -158,6 +162,29 @@ struct EditorState {
                 return false
             }
         }
+        // The lock file may have been deleted (the coordinator does): a lock on a deleted file excludes
+        // nobody, so check, as the store does, under the folder's flock, and lock the new one.
+        if (try? holdsCurrentLock()) != true {
+            flock(lockDescriptor, LOCK_UN)
+            close(lockDescriptor)
+            lockDescriptor = -1
+            return lock()
+        }
+        return true
+    }
+
+    /// Whether the locked descriptor is the file `<file>.lock` names now, checked under the folder's
+    /// `flock` as the JSON file store checks it; `body` runs under that `flock` too.
+    private func holdsCurrentLock(_ body: () throws -> Void = {}) rethrows -> Bool {
+        let folder = open(URL(filePath: file).deletingLastPathComponent().path(percentEncoded: false), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return false }
+        defer { close(folder) }
+        while flock(folder, LOCK_EX) != 0 { guard errno == EINTR else { return false } }
+        defer { flock(folder, LOCK_UN) }
+        var held = stat(), named = stat()
+        guard fstat(lockDescriptor, &held) == 0, lstat(file + ".lock", &named) == 0,
+              held.st_dev == named.st_dev, held.st_ino == named.st_ino else { return false }
+        try body()
         return true
     }
 
@@ -175,6 +202,14 @@ struct EditorState {
                 written += count
             }
         }
-        guard fsync(descriptor) == 0, rename(temporary, file) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        guard fsync(descriptor) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        // The rename happens only while this editor still holds the lock on the current lock file.
+        let renamed = try holdsCurrentLock {
+            guard rename(temporary, file) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        }
+        if !renamed {
+            unlink(temporary)
+            throw POSIXError(.ESTALE)
+        }
     }
 }

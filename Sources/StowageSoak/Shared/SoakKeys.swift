@@ -19,6 +19,10 @@ enum SoakKeys {
     static func shared(_ index: Int) -> String { "shared.\(index)" }
     /// How many transactions committed.
     static let transfers = "transfers"
+    /// The value the faulted writer sets last; see `Disruptions`.
+    static let faultyValue = "faulty.value"
+    /// The key an exiting writer sets, one per exit.
+    static func exit(_ index: Int) -> String { "exit.\(index)" }
 
     static let externalGeneration = "external.generation"
     static let externalCounter = "external.counter"
