@@ -52,10 +52,24 @@ done
         echo '            .product(name: "StowageTesting", package: "Stowage"),'
         echo '        ]),'
     done
+    # App code that tries to reach a store's backend requirements; it must not compile (checked below).
+    echo '        .executableTarget(name: "BackendAccessCheck", dependencies: [.product(name: "StowageInMemory", package: "Stowage")]),'
     echo '    ],'
     echo '    swiftLanguageModes: [.v6]'
     echo ')'
 } > "$work/Package.swift"
+mkdir -p "$work/Sources/BackendAccessCheck"
+cat > "$work/Sources/BackendAccessCheck/main.swift" <<'SWIFT'
+import StowageInMemory
+let store = InMemoryStore.default
+try store.setStoredValue(5, forKey: "launchCount")
+try store.setStoredValue(5, forKey: "launchCount", BackendAccess())
+try store.removeStoredValue(forKey: "launchCount", .granted)
+_ = try store.replaceStoredValue(forKey: "launchCount", expecting: nil, with: 5)
+_ = try store.replaceStoredValues(expecting: [:], with: ["launchCount": 5])
+_ = try store.storedValue(forKey: "launchCount")
+_ = store.storedEntries()
+SWIFT
 
 for manifest in "$work"/Manifests/*/; do
     [ -e "$manifest/Package.swift" ] || continue
@@ -64,5 +78,24 @@ for manifest in "$work"/Manifests/*/; do
 done
 
 echo "Compiling guide code: ${targets[*]}"
-swift build --package-path "$work" -Xswiftc -warnings-as-errors
+for target in "${targets[@]}"; do
+    swift build --package-path "$work" --target "$target" -Xswiftc -warnings-as-errors
+done
 echo "Every guide block compiles."
+
+# App code can not call a store's backend requirements, which would bypass
+# the caches of references and observers: every line after the second of
+# BackendAccessCheck/main.swift must be an error.
+if output=$(swift build --package-path "$work" --target BackendAccessCheck 2>&1); then
+    echo "App code compiled a call to a store's backend requirements; it must not." >&2
+    exit 1
+fi
+lines=$(wc -l < "$work/Sources/BackendAccessCheck/main.swift")
+for line in $(seq 3 "$lines"); do
+    if ! grep -q "BackendAccessCheck/main.swift:$line:[0-9]*: error" <<<"$output"; then
+        echo "Line $line of BackendAccessCheck/main.swift compiled; app code must not reach backend requirements:" >&2
+        sed -n "${line}p" "$work/Sources/BackendAccessCheck/main.swift" >&2
+        exit 1
+    fi
+done
+echo "App code can not call a store's backend requirements ($((lines - 2)) attempts refused)."

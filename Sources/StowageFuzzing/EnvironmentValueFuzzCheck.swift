@@ -190,9 +190,9 @@ package struct EnvironmentValueFuzzCheck: FuzzCheck {
         /// and run its leak check each time, at a tenth of the speed.
         private static func write(_ stored: StoredValue, to store: EnvironmentStore, name: String) throws {
             if stored == .null {
-                try store.removeStoredValue(forKey: name)
+                try store.removeStoredValue(forKey: name, .granted)
             } else {
-                try store.setStoredValue(stored, forKey: name)
+                try store.setStoredValue(stored, forKey: name, .granted)
             }
         }
 

@@ -21,15 +21,15 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
         self.entries = Locked(entries)
     }
 
-    public func storedValue(forKey key: String) -> StoredValue? {
+    public func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
         entries.withLock { $0[key] }
     }
 
-    public func setStoredValue(_ value: StoredValue, forKey key: String) {
+    public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) {
         entries.withLock { $0[key] = value }
     }
 
-    public func removeStoredValue(forKey key: String) {
+    public func removeStoredValue(forKey key: String, _ access: BackendAccess) {
         // The removed value is released after unlocking, like every other release here.
         let removed = entries.withLock { $0.removeValue(forKey: key) }
         _ = removed
@@ -51,7 +51,7 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
     public static let replacesAtomically = true
 
     /// Atomic under the store's own lock, so `modify` never loses a write.
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) -> Bool {
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) -> Bool {
         entries.withLock { entries in
             guard entries[key] == expected else { return false }
             entries[key] = newValue
@@ -60,7 +60,7 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
     }
 
     /// Atomic under the store's own lock, like the one-key version.
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) -> Bool {
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) -> Bool {
         entries.withLock { entries in
             guard expected.allSatisfy({ entries[$0.key] == $0.value }) else { return false }
             for (key, value) in replacements { entries[key] = value }

@@ -21,6 +21,13 @@ extension StorageConformanceSuite {
         /// report lists it under ``ConformanceReport/skipped``.
         public var externalChange: (@Sendable (Storage, String, StoredValue?) throws -> Void)?
 
+        /// Opens another instance over the same data (the same file, say).
+        /// The round trips then read every value back from it too, checking
+        /// what the store persisted and not only what it holds in memory.
+        ///
+        /// When `nil`, the round trips read from the store that wrote.
+        public var reopen: (@Sendable (Storage) throws -> Storage)?
+
         /// How long to wait for a change to reach an observer or a stream
         /// before calling it missing. It bounds a failure, it does not assert
         /// speed: a passing check waits only as long as delivery takes.
@@ -39,18 +46,21 @@ extension StorageConformanceSuite {
         /// Options for a store that keeps every value, with no way to change it behind Stowage's back.
         /// - Parameters:
         ///   - externalChange: changes a key behind Stowage's back; `nil` skips the external change check.
+        ///   - reopen: opens another instance over the same data; `nil` checks round trips in the writing instance only.
         ///   - changeTimeout: the longest wait for a change to be delivered before the check fails.
         ///   - supportsNonFiniteDoubles: whether the store keeps infinity and NaN.
         ///   - concurrentTasks: how many tasks the concurrency checks run at once; at least 1.
         ///   - iterationsPerTask: how many operations each of those tasks performs; at least 1.
         public init(
             externalChange: (@Sendable (Storage, String, StoredValue?) throws -> Void)? = nil,
+            reopen: (@Sendable (Storage) throws -> Storage)? = nil,
             changeTimeout: Duration = .seconds(2),
             supportsNonFiniteDoubles: Bool = true,
             concurrentTasks: Int = 8,
             iterationsPerTask: Int = 250
         ) {
             self.externalChange = externalChange
+            self.reopen = reopen
             self.changeTimeout = changeTimeout
             self.supportsNonFiniteDoubles = supportsNonFiniteDoubles
             self.concurrentTasks = concurrentTasks

@@ -49,9 +49,9 @@ struct KeyMigrationTests {
     @Test func referencesSeeBothKeysChange() throws {
         let store: InMemoryStore = ["old": 4]
         let old = store.reference(forKey: "old", as: Int.self), new = store.reference(forKey: "new", as: Int.self)
-        #expect(old.content == 4 && new.content == nil)
+        #expect(old.value == 4 && new.value == nil)
         try store.migrateValue(from: "old", to: "new")
-        #expect(old.content == nil && new.content == 4)
+        #expect(old.value == nil && new.value == 4)
     }
 
     @Test func onALayeredStoreItMigratesTheWriteLayerAndIgnoresDefaults() throws {
@@ -97,7 +97,7 @@ struct KeyMigrationTests {
             let outcomes = results.map { $0.output.trimmingCharacters(in: .whitespacesAndNewlines) }.sorted()
             #expect(outcomes == ["migrated", "nothingToMigrate", "nothingToMigrate", "nothingToMigrate"])
             let final = JSONFileStore(url: URL(filePath: file), options: .init(changeDetection: .none))
-            #expect(final.allValues == ["label": "count 7", "kept": true])
+            #expect((try final.snapshot()).entries == ["label": "count 7", "kept": true])
         }
     }
 }

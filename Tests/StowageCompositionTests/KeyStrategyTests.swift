@@ -101,6 +101,6 @@ struct KeyStrategyTests {
         #expect(environment[KebabKeys.Network.maxRetries] == 9)
         let file = InMemoryStore()
         file[AppKeys.Network.maxRetries] = 4
-        #expect(file.storedValue(forKey: "network.maxRetries") == 4)
+        #expect(file.storedValue(forKey: "network.maxRetries", .granted) == 4)
     }
 }

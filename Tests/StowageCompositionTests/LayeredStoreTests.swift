@@ -38,7 +38,7 @@ struct LayeredStoreTests {
         let file = InMemoryStore()
         let store = LayeredStore([environment, file])
         try store.set(5, forKey: "count")
-        #expect(file.storedValue(forKey: "count") == 5)
+        #expect(file.storedValue(forKey: "count", .granted) == 5)
         #expect(environment.environmentForChildProcess()["COUNT"] == nil)
     }
 
@@ -46,15 +46,15 @@ struct LayeredStoreTests {
         let top = InMemoryStore(), middle = InMemoryStore(), bottom = InMemoryStore()
         let store = LayeredStore([top, middle, bottom], writingTo: .store(bottom))
         try store.set("x", forKey: "k")
-        #expect(bottom.storedValue(forKey: "k") == "x")
-        #expect(top.storedValue(forKey: "k") == nil && middle.storedValue(forKey: "k") == nil)
+        #expect(bottom.storedValue(forKey: "k", .granted) == "x")
+        #expect(top.storedValue(forKey: "k", .granted) == nil && middle.storedValue(forKey: "k", .granted) == nil)
         try store.removeValue(forKey: "k")
-        #expect(bottom.storedValue(forKey: "k") == nil)
+        #expect(bottom.storedValue(forKey: "k", .granted) == nil)
     }
 
     @Test func aStoreWithNoWriteLayerRefusesWrites() throws {
         let store = LayeredStore([InMemoryStore(["a": 1])], writingTo: .none)
-        #expect(!store.isWritable)
+        #expect(!store.isDefaultWriteLayer)
         let error = try #require(throws: StorageError.self) { try store.set(2, forKey: "a") }
         #expect(error.code == .readOnly)
         #expect(try store.value(forKey: "a", as: Int.self) == 1)
@@ -66,7 +66,7 @@ struct LayeredStoreTests {
         let file = InMemoryStore()
         let store = LayeredStore([LayeredStore.Layer("overrides", overrides), LayeredStore.Layer("file", file)], writingTo: .store(file))
         try store.set(2, forKey: key)
-        #expect(file.storedValue(forKey: key) == 2)
+        #expect(file.storedValue(forKey: key, .granted) == 2)
         #expect(try store.value(forKey: key, as: Int.self) == 1)
         let reported = ReportedErrors.forKey(key)
         #expect(reported.map(\.code) == [.shadowedWrite])
@@ -80,15 +80,15 @@ struct LayeredStoreTests {
         let store = LayeredStore([EnvironmentStore(variables: ["TIMEOUT": "5"]), file])
         let timeout = store.reference(forKey: "timeout", as: Double.self)
         let flag = store.reference(forKey: key, as: Bool.self)
-        #expect(timeout.content == 5)
+        #expect(timeout.value == 5)
         try timeout.set(60)
-        #expect(file.storedValue(forKey: "timeout") == 60.0)
-        #expect(timeout.content == 5)
+        #expect(file.storedValue(forKey: "timeout", .granted) == 60.0)
+        #expect(timeout.value == 5)
         try timeout.modify { $0 = 70 }
-        #expect(timeout.content == 5)
+        #expect(timeout.value == 5)
         // An unshadowed write is cached as usual.
         try flag.set(true)
-        #expect(flag.content == true)
+        #expect(flag.value == true)
     }
 
     @Test func aShadowedWriteIsRefusedWhenThePolicySaysSo() throws {
@@ -97,10 +97,10 @@ struct LayeredStoreTests {
         let store = LayeredStore([InMemoryStore([key: 1]), file], writingTo: .store(file), shadowedWrites: .fail)
         let error = try #require(throws: StorageError.self) { try store.set(2, forKey: key) }
         #expect(error.code == .shadowedWrite)
-        #expect(file.storedValue(forKey: key) == nil)
+        #expect(file.storedValue(forKey: key, .granted) == nil)
         // An unshadowed key is written as usual.
         try store.set(3, forKey: key + ".other")
-        #expect(file.storedValue(forKey: key + ".other") == 3)
+        #expect(file.storedValue(forKey: key + ".other", .granted) == 3)
     }
 
     @Test func aWriteToALowerLayerReachesReferencesOnlyWhenNotShadowed() throws {
@@ -109,7 +109,7 @@ struct LayeredStoreTests {
         let store = LayeredStore([top, bottom], writingTo: .none)
         let shadowed = Collected<Int?>(), visible = Collected<Int?>()
         let announced = Collected<StoreChange>()
-        let storeToken = store.observeKeyChanges { announced.append($0) }
+        let storeToken = store.observe { announced.append($0) }
         let shadowedToken = store.reference(forKey: "shadowed", as: Int.self).observe { shadowed.append($0) }
         let visibleToken = store.reference(forKey: "visible", as: Int.self).observe { visible.append($0) }
         try bottom.set(20, forKey: "shadowed")
@@ -120,7 +120,7 @@ struct LayeredStoreTests {
         // The layered store announced the visible key, never the shadowed one.
         #expect(!announced.all.contains(.key("shadowed")))
         #expect(announced.all.contains(.key("visible")))
-        #expect(store.reference(forKey: "visible", as: Int.self).content == 30)
+        #expect(store.reference(forKey: "visible", as: Int.self).value == 30)
         // Removing the shadowing value uncovers the lower one.
         try top.removeValue(forKey: "shadowed")
         #expect(shadowed.all == [20])
@@ -131,10 +131,10 @@ struct LayeredStoreTests {
         let top = InMemoryStore()
         let store = LayeredStore([top, InMemoryStore(["mode": "default"])])
         let reference = store.reference(forKey: "mode", as: String.self)
-        #expect(reference.content == "default")
-        var changes = store.keyChanges.makeAsyncIterator()
+        #expect(reference.value == "default")
+        var changes = store.changes.makeAsyncIterator()
         top.restore(["mode": "override"])
-        #expect(reference.content == "override")
+        #expect(reference.value == "override")
         #expect(await changes.next() == .key("mode"))
     }
 
@@ -144,10 +144,10 @@ struct LayeredStoreTests {
         let environment = try EnvironmentStore(dotEnv: EnvironmentStore.DotEnvFile(url: dotEnv), variables: [:])
         let store = LayeredStore([environment, InMemoryStore(["level": 0])])
         let reference = store.reference(forKey: "level", as: Int.self)
-        #expect(reference.content == 1)
+        #expect(reference.value == 1)
         files.write("LEVEL=2\n", to: ".env")
         try environment.reload()
-        #expect(reference.content == 2)
+        #expect(reference.value == 2)
     }
 
     @Test func anotherWritersChangeToTheFileLayerReachesTheLayeredStore() throws {
@@ -156,28 +156,17 @@ struct LayeredStoreTests {
         let file = JSONFileStore(url: directory.url("config.json"), options: .init(changeDetection: .none))
         let store = LayeredStore([EnvironmentStore(variables: [:]), file, InMemoryStore(["port": 80])])
         let reference = store.reference(forKey: "port", as: Int.self)
-        #expect(reference.content == 8080)
+        #expect(reference.value == 8080)
         let other = JSONFileStore(url: directory.url("config.json"), options: .init(changeDetection: .none))
         try other.set(9090, forKey: "port")
         try other.flush()
         try file.reload()
-        #expect(reference.content == 9090)
+        #expect(reference.value == 9090)
         try other.removeValue(forKey: "port")
         try other.flush()
         try file.reload()
-        #expect(reference.content == 80)
+        #expect(reference.value == 80)
         #expect(store.origin(forKey: "port")?.layerIndex == 2)
-    }
-
-    @Test func plusMakesTwoLayers() throws {
-        let overrides: InMemoryStore = ["a": 1]
-        let defaults: InMemoryStore = ["a": 0, "b": 0]
-        let store = overrides + defaults
-        #expect(store.layers.count == 2)
-        #expect(try store.value(forKey: "a", as: Int.self) == 1)
-        #expect(try store.value(forKey: "b", as: Int.self) == 0)
-        try store.set(5, forKey: "b")
-        #expect(overrides.storedValue(forKey: "b") == 5)
     }
 
     @Test func wrappersAndTypedKeysWorkOnALayeredStore() throws {
@@ -187,7 +176,7 @@ struct LayeredStoreTests {
         #expect(volume.wrappedValue == 5)
         volume.wrappedValue = 7
         #expect(volume.wrappedValue == 7)
-        #expect(defaults.storedValue(forKey: "volume") == 5)
+        #expect(defaults.storedValue(forKey: "volume", .granted) == 5)
         let key = StorageKey<Int>("volume", default: 0)
         #expect(store[key] == 7)
     }
@@ -196,7 +185,7 @@ struct LayeredStoreTests {
         let file = InMemoryStore()
         let store = LayeredStore([file, InMemoryStore(["count": 10])])
         try store.reference(forKey: "count", as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
-        #expect(file.storedValue(forKey: "count") == 11)
+        #expect(file.storedValue(forKey: "count", .granted) == 11)
     }
 
     /// A write that lands in the write layer just after a compare-and-swap
@@ -207,31 +196,31 @@ struct LayeredStoreTests {
         final class RacedStore: UnderlyingStorage {
             let inner = InMemoryStore()
             private let raced = Locked(false)
-            func storedValue(forKey key: String) -> StoredValue? {
-                let value = inner.storedValue(forKey: key)
+            func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
+                let value = inner.storedValue(forKey: key, .granted)
                 let isFirstRead = raced.withLock { wasRaced in
                     defer { wasRaced = true }
                     return !wasRaced
                 }
-                if isFirstRead { inner.setStoredValue(1, forKey: key) }
+                if isFirstRead { inner.setStoredValue(1, forKey: key, .granted) }
                 return value
             }
-            func setStoredValue(_ value: StoredValue, forKey key: String) { inner.setStoredValue(value, forKey: key) }
-            func removeStoredValue(forKey key: String) { inner.removeStoredValue(forKey: key) }
-            func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) -> Bool {
-                inner.replaceStoredValues(expecting: expected, with: replacements)
+            func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) { inner.setStoredValue(value, forKey: key, .granted) }
+            func removeStoredValue(forKey key: String, _ access: BackendAccess) { inner.removeStoredValue(forKey: key, .granted) }
+            func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) -> Bool {
+                inner.replaceStoredValues(expecting: expected, with: replacements, .granted)
             }
         }
         let raced = RacedStore()
         let store = LayeredStore([raced, InMemoryStore()])
-        #expect(try !store.replaceStoredValue(forKey: "counter", expecting: nil, with: 5))
-        #expect(raced.inner.storedValue(forKey: "counter") == 1)
+        #expect(try !store.replaceStoredValue(forKey: "counter", expecting: nil, with: 5, .granted))
+        #expect(raced.inner.storedValue(forKey: "counter", .granted) == 1)
     }
 
     @Test func listingAndSecretsCombineTheLayers() throws {
         let environment = EnvironmentStore(variables: ["API_TOKEN": "s3cret"], options: .init(keyMapping: .exact))
         let store = LayeredStore([environment, InMemoryStore(["API_TOKEN": "default", "name": "x"])])
-        #expect(try store.storedValues() == ["API_TOKEN": "s3cret", "name": "x"])
+        #expect(try store.storedEntries(.granted) == ["API_TOKEN": "s3cret", "name": "x"])
         #expect(store.isSecret(key: "API_TOKEN"))
         #expect(!store.isSecret(key: "name"))
     }

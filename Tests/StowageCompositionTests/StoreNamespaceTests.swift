@@ -8,7 +8,7 @@ struct StoreNamespaceTests {
         let base = InMemoryStore()
         let network = base.namespace("network")
         try network.set(30.0, forKey: "timeout")
-        #expect(base.storedValue(forKey: "network.timeout") == 30.0)
+        #expect(base.storedValue(forKey: "network.timeout", .granted) == 30.0)
         #expect(try network.value(forKey: "timeout", as: Double.self) == 30)
         #expect(base.namespace("network", separator: "-").baseKey(forKey: "timeout") == "network-timeout")
     }
@@ -26,15 +26,15 @@ struct StoreNamespaceTests {
         try ui.set(2, forKey: "level")
         #expect(try network.value(forKey: "level", as: Int.self) == 1)
         #expect(try ui.value(forKey: "level", as: Int.self) == 2)
-        #expect(try network.storedValues() == ["level": 1])
-        #expect(try network.namespace("http").storedValues().isEmpty)
+        #expect(try network.storedEntries(.granted) == ["level": 1])
+        #expect(try network.namespace("http").storedEntries(.granted).isEmpty)
     }
 
     @Test func observingTheNamespaceSeesOnlyItsKeys() throws {
         let base = InMemoryStore()
         let network = base.namespace("network")
         let changes = Collected<StoreChange>()
-        let token = network.observeKeyChanges { changes.append($0) }
+        let token = network.observe { changes.append($0) }
         try base.set(1, forKey: "ui.theme")
         try base.set(2, forKey: "network.timeout")
         try network.set(3, forKey: "retries")
@@ -47,11 +47,11 @@ struct StoreNamespaceTests {
         let network = base.namespace("network")
         let inNamespace = network.reference(forKey: "timeout", as: Int.self)
         let inBase = base.reference(forKey: "network.timeout", as: Int.self)
-        #expect(inNamespace.content == nil && inBase.content == nil)
+        #expect(inNamespace.value == nil && inBase.value == nil)
         try inBase.set(5)
-        #expect(inNamespace.content == 5)
+        #expect(inNamespace.value == 5)
         try inNamespace.set(6)
-        #expect(inBase.content == 6)
+        #expect(inBase.value == 6)
     }
 
     @Test func aNamespaceOfTheEnvironmentMapsToPrefixedVariables() throws {

@@ -26,18 +26,18 @@ struct StoreSnapshotTests {
         // Written to an empty file in the same layout, it rebuilds the same document.
         let copy = JSONFileStore(url: directory.url("copy.json"), options: .init(keyLayout: .nested(), changeDetection: .none))
         try snapshot.write(to: copy)
-        #expect(copy.allValues == file.allValues)
+        #expect((try copy.snapshot()).entries == (try file.snapshot()).entries)
         #expect(try copy.snapshot() == snapshot)
     }
 
     @Test func writingASnapshotLeavesOtherKeysAndTellsReferences() throws {
         let target: InMemoryStore = ["kept": true, "a": 0]
         let reference = target.reference(forKey: "a", as: Int.self)
-        #expect(reference.content == 0)
+        #expect(reference.value == 0)
         let snapshot: StoreSnapshot = ["a": 1, "b": 2]
         try snapshot.write(to: target)
         #expect(target.snapshot() == ["kept": true, "a": 1, "b": 2])
-        #expect(reference.content == 1)
+        #expect(reference.value == 1)
     }
 
     @Test func descriptionsRedactSecrets() throws {
@@ -55,18 +55,45 @@ struct StoreSnapshotTests {
     @Test func namespacesAndLayeredStoresHaveSnapshots() throws {
         let base: InMemoryStore = ["network.timeout": 30, "ui.theme": "dark"]
         #expect(try base.namespace("network").snapshot() == ["timeout": 30])
-        let layered = InMemoryStore(["ui.theme": "light"]) + base
+        let layered = LayeredStore([InMemoryStore(["ui.theme": "light"]), base])
         #expect(try layered.snapshot() == ["network.timeout": 30, "ui.theme": "light"])
     }
 
     @Test func aStoreThatCanNotListItsKeysSaysSo() throws {
         final class OpaqueStore: UnderlyingStorage {
-            func storedValue(forKey key: String) -> StoredValue? { nil }
-            func setStoredValue(_ value: StoredValue, forKey key: String) {}
-            func removeStoredValue(forKey key: String) {}
+            func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? { nil }
+            func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) {}
+            func removeStoredValue(forKey key: String, _ access: BackendAccess) {}
         }
         let error = try #require(throws: StorageError.self) { try OpaqueStore().snapshot() }
         #expect(error.code == .unsupported)
         #expect(error.message.contains("OpaqueStore"))
+    }
+}
+
+/// A layered store's snapshot agrees with its reads (issue 14): the
+/// environment lists only the keys already read, yet it shadows the file.
+struct LayeredSnapshotTests {
+    @Test func everyKeyAnyLayerListsHasTheValueAReadGives() throws {
+        let directory = TemporaryDirectory()
+        let file = JSONFileStore(url: directory.write(#"{"network.timeout": 20, "network.retries": 3}"#, to: "config.json"))
+        let environment = EnvironmentStore(variables: ["NETWORK_TIMEOUT": "5.0"])
+        let settings = LayeredStore([.init("environment", environment), .init("config file", file)])
+        #expect(try settings.value(forKey: "network.timeout", as: Double.self) == 5.0)
+
+        let snapshot = try settings.snapshot()
+        #expect(snapshot["network.timeout"] == "5.0", "the environment's text, as the layer a read uses holds it")
+        #expect(snapshot.origins["network.timeout"] == "environment")
+        #expect(snapshot["network.retries"] == 3)
+        #expect(snapshot.origins["network.retries"] == "config file")
+        #expect(try snapshot.value(forKey: "network.timeout", as: Double.self) == 5.0)
+        #expect(snapshot.description.contains("network.timeout = \"5.0\" (from environment)"), "\(snapshot)")
+    }
+
+    @Test func theSameHoldsBeforeAnyRead() throws {
+        let file = InMemoryStore(["network.timeout": 20])
+        let environment = EnvironmentStore(variables: ["NETWORK_TIMEOUT": "5.0"])
+        let snapshot = try LayeredStore([environment, file]).snapshot()
+        #expect(snapshot["network.timeout"] == "5.0")
     }
 }

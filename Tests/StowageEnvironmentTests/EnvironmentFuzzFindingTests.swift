@@ -90,7 +90,7 @@ struct EnvironmentFuzzFindingTests {
         #expect(set?.key == "history")
         #expect(store.lastError?.key == "history")
         let swapped = #expect(throws: StorageError.self) {
-            _ = try store.replaceStoredValues(expecting: [:], with: ["history": .date(beyond), "other": 1])
+            _ = try store.replaceStoredValues(expecting: [:], with: ["history": .date(beyond), "other": 1], .granted)
         }
         #expect(swapped?.key == "history")
         #expect(store.environmentForChildProcess()["HISTORY"] == "2024-05-01T12:00:00Z")

@@ -1,3 +1,4 @@
+import Foundation
 import StowageEnvironment
 import Testing
 
@@ -55,5 +56,27 @@ struct EnvironmentKeyMappingTests {
             static let store = EnvironmentStore(variables: ["APP_SERVER_MAX_HTTP_CONNECTIONS": "64"], options: .init(keyMapping: .automatic(prefix: "APP")))
         }
         #expect(Settings().connections == 64)
+    }
+}
+
+/// The variable names `Guides/Keys.md` promises in its table of one key in
+/// every store are the ones the store reads (issue 14: it gave
+/// `NETWORK/MAX_RETRIES` for `network/maxRetries`).
+struct KeysGuideTableTests {
+    @Test func everyVariableNameInTheGuideIsTheOneTheStoreReads() throws {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Guides/Keys.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        let store = EnvironmentStore(variables: [:])
+        var checked = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            // Rows of the key-in-every-store table: key, flat file, nested file, variable.
+            guard cells.count == 4, cells[1].hasPrefix("`{"), let variable = cells[3].split(separator: "`").first else { continue }
+            let key = String(cells[0].dropFirst().dropLast())
+            #expect(store.variableName(forKey: key) == String(variable), "Keys.md says \(key) is \(variable)")
+            checked += 1
+        }
+        #expect(checked >= 7, "the table was not found")
     }
 }

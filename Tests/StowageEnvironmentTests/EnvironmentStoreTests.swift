@@ -41,11 +41,11 @@ struct EnvironmentStoreTests {
         let before = ProcessInfo.processInfo.environment
         let reference = store.reference(forKey: "stowageTestOverlay", as: Int.self)
         try store.set(5, forKey: "stowageTestOverlay")
-        #expect(try reference.value() == 5)
+        #expect(try reference.read() == 5)
         #expect(store.environmentForChildProcess()["STOWAGE_TEST_OVERLAY"] == "5")
         #expect(ProcessInfo.processInfo.environment == before)
         try store.removeValue(forKey: "stowageTestOverlay")
-        #expect(try reference.value() == nil)
+        #expect(try reference.read() == nil)
         #expect(store.environmentForChildProcess()["STOWAGE_TEST_OVERLAY"] == nil)
     }
 
@@ -119,7 +119,7 @@ struct EnvironmentStoreTests {
                 }
             }
         }
-        #expect(try reference.value() == 2_000)
+        #expect(try reference.read() == 2_000)
     }
 
     @Test func dynamicMemberLookupReadsTypedValues() throws {

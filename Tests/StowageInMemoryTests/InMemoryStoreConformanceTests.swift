@@ -193,14 +193,14 @@ extension InMemoryStoreConformanceTests {
             entries = flaws.contains(.sharesEntriesAcrossInstances) ? Self.sharedEntries : Locked([:])
         }
 
-        func storedValue(forKey key: String) -> StoredValue? {
+        func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
             let key = storedKey(key)
             let value = entries.withLock { $0[key] }
             if value == nil, flaws.contains(.returnsNullForAbsentKeys) { return .null }
             return value
         }
 
-        func setStoredValue(_ value: StoredValue, forKey key: String) {
+        func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) {
             let key = storedKey(key)
             guard let kept = keptForm(of: value) else { return }
             if flaws.contains(.tearsDictionaryWrites), case .dictionary(let fields) = kept, let first = fields.min(by: { $0.key < $1.key }) {
@@ -211,19 +211,19 @@ extension InMemoryStoreConformanceTests {
             entries.withLock { $0[key] = kept }
         }
 
-        func removeStoredValue(forKey key: String) throws {
+        func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
             let key = storedKey(key)
             let removed = entries.withLock { $0.removeValue(forKey: key) }
             if removed == nil, flaws.contains(.throwsOnRemovingAbsentKeys) { throw NoSuchKey(key: key) }
             if let removed, flaws.contains(.listsRemovedKeys) { removedEntries.withLock { $0[key] = removed } }
         }
 
-        func storedValues() -> [String: StoredValue] {
+        func storedEntries(_ access: BackendAccess) -> [String: StoredValue] {
             let removed = removedEntries.withLock { $0 }
             return entries.withLock { $0 }.merging(removed) { current, _ in current }
         }
 
-        func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+        func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
             guard flaws.contains(.replacesKeysOneByOne) else {
                 return entries.withLock { entries in
                     guard expected.allSatisfy({ entries[storedKey($0.key)] == $0.value }) else { return false }
@@ -233,18 +233,18 @@ extension InMemoryStoreConformanceTests {
             }
             for key in Set(expected.keys).union(replacements.keys).sorted() {
                 let replacement = replacements[key] ?? expected[key] ?? nil
-                guard try replaceStoredValue(forKey: key, expecting: expected[key] ?? nil, with: replacement) else { return false }
+                guard try replaceStoredValue(forKey: key, expecting: expected[key] ?? nil, with: replacement, .granted) else { return false }
             }
             return true
         }
 
-        func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+        func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
             if flaws.contains(.ignoresExpectedValue) {
                 try apply(newValue, forKey: key)
                 return true
             }
             if flaws.contains(.nonAtomicReplace) {
-                guard storedValue(forKey: key) == expected else { return false }
+                guard storedValue(forKey: key, .granted) == expected else { return false }
                 // Widens the window in which another writer's update is lost.
                 usleep(50)
                 try apply(newValue, forKey: key)
@@ -271,7 +271,7 @@ extension InMemoryStoreConformanceTests {
         }
 
         private func apply(_ value: StoredValue?, forKey key: String) throws {
-            if let value { setStoredValue(value, forKey: key) } else { try removeStoredValue(forKey: key) }
+            if let value { setStoredValue(value, forKey: key, .granted) } else { try removeStoredValue(forKey: key, .granted) }
         }
 
         private func storedKey(_ key: String) -> String {
@@ -310,8 +310,8 @@ extension InMemoryStoreConformanceTests {
     final class ThrowingStore: UnderlyingStorage {
         struct Unavailable: Error {}
 
-        func storedValue(forKey key: String) throws -> StoredValue? { throw Unavailable() }
-        func setStoredValue(_ value: StoredValue, forKey key: String) throws { throw Unavailable() }
-        func removeStoredValue(forKey key: String) throws { throw Unavailable() }
+        func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? { throw Unavailable() }
+        func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws { throw Unavailable() }
+        func removeStoredValue(forKey key: String, _ access: BackendAccess) throws { throw Unavailable() }
     }
 }

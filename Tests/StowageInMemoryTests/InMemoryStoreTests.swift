@@ -33,7 +33,7 @@ struct InMemoryStoreTests {
 
     @Test func restoreAnnouncesExactlyTheKeysWhoseValueChanged() async {
         let store: InMemoryStore = ["same": 1, "changed": 2, "removed": 3]
-        var changes = store.keyChanges.makeAsyncIterator()
+        var changes = store.changes.makeAsyncIterator()
         store.restore(["same": 1, "changed": 20, "added": 4])
         var announced: Set<String> = []
         for _ in 0..<3 {
@@ -48,27 +48,27 @@ struct InMemoryStoreTests {
     @Test func restoreReachesCachedReferences() {
         let store: InMemoryStore = ["count": 1]
         let reference = store.reference(forKey: "count", as: Int.self)
-        #expect(reference.content == 1)
+        #expect(reference.value == 1)
         store.restore(["count": 2])
-        #expect(reference.content == 2)
+        #expect(reference.value == 2)
     }
 
     @Test func removeAllEmptiesTheStoreAndNotifiesReferences() {
         let store: InMemoryStore = ["a": 1, "b": 2]
         let reference = store.reference(forKey: "a", as: Int.self)
-        #expect(reference.content == 1)
+        #expect(reference.value == 1)
         store.removeAll()
         #expect(store.snapshot().isEmpty)
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
     }
 
     @Test func compareAndSwapReplacesOnlyTheExpectedValue() {
         let store: InMemoryStore = ["k": 1]
-        #expect(store.replaceStoredValue(forKey: "k", expecting: 2, with: 3) == false)
-        #expect(store.storedValue(forKey: "k") == 1)
-        #expect(store.replaceStoredValue(forKey: "k", expecting: 1, with: 3))
-        #expect(store.replaceStoredValue(forKey: "absent", expecting: nil, with: 5))
-        #expect(store.replaceStoredValue(forKey: "k", expecting: 3, with: nil))
+        #expect(store.replaceStoredValue(forKey: "k", expecting: 2, with: 3, .granted) == false)
+        #expect(store.storedValue(forKey: "k", .granted) == 1)
+        #expect(store.replaceStoredValue(forKey: "k", expecting: 1, with: 3, .granted))
+        #expect(store.replaceStoredValue(forKey: "absent", expecting: nil, with: 5, .granted))
+        #expect(store.replaceStoredValue(forKey: "k", expecting: 3, with: nil, .granted))
         #expect(store.snapshot() == ["absent": 5])
     }
 
@@ -80,10 +80,10 @@ struct InMemoryStoreTests {
         let settings = Settings()
         settings.launchCount += 2
         settings.name = "Ada"
-        #expect(InMemoryStore.default.storedValue(forKey: "inMemoryTests.launchCount") == 2)
+        #expect(InMemoryStore.default.storedValue(forKey: "inMemoryTests.launchCount", .granted) == 2)
         let name: String? = InMemoryStore.values[dynamicMember: "inMemoryTests.name"]
         #expect(name == "Ada")
         settings.name = nil
-        #expect(InMemoryStore.default.storedValue(forKey: "inMemoryTests.name") == nil)
+        #expect(InMemoryStore.default.storedValue(forKey: "inMemoryTests.name", .granted) == nil)
     }
 }

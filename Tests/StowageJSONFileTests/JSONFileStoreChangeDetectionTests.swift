@@ -85,8 +85,8 @@ struct JSONFileStoreChangeDetectionTests {
         try other.set(2, forKey: "theirs")
         try other.flush()
         let deadline = ContinuousClock.now + .seconds(2)
-        while try theirs.value() != 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(try theirs.value() == 2)
+        while try theirs.read() != 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(try theirs.read() == 2)
         #expect(mineCalls.value == 0)
     }
 }

@@ -15,7 +15,7 @@ struct JSONFileStoreConformanceTests {
                 // This process's unwritten changes win over the file's (see the guide), so write them first.
                 try store.flush()
                 let other = JSONFileStore(url: store.url, options: .init(prettyPrinted: false, changeDetection: .none))
-                if let value { try other.setStoredValue(value, forKey: key) } else { try other.removeStoredValue(forKey: key) }
+                if let value { try other.setStoredValue(value, forKey: key, .granted) } else { try other.removeStoredValue(forKey: key, .granted) }
                 try other.flush()
             },
             supportsNonFiniteDoubles: false

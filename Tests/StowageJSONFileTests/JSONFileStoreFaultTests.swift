@@ -38,11 +38,11 @@ struct JSONFileStoreFaultTests {
         writeFile(directory.file(), #"{"old": 1}"#)
         let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .rename, code: EIO))
         let old = store.reference(forKey: "old", as: Int.self), new = store.reference(forKey: "new", as: Int.self)
-        #expect(old.content == 1 && new.content == nil)
+        #expect(old.value == 1 && new.value == nil)
         #expect(throws: StorageError.self) { try store.migrateValue(from: "old", to: "new") }
-        #expect(store.allValues == ["old": 1])
-        #expect(old.content == 1)
-        #expect(new.content == nil)
+        #expect((try store.snapshot()).entries == ["old": 1])
+        #expect(old.value == 1)
+        #expect(new.value == nil)
     }
 
     /// A `modify` whose write failed stayed pending as a value, so the next
@@ -58,14 +58,14 @@ struct JSONFileStoreFaultTests {
 
         let error = #expect(throws: StorageError.self) { try count.modify { $0 = ($0 ?? 0) + 1 } }
         #expect(error?.code == .storeFailure)
-        #expect(count.content == 5)
+        #expect(count.value == 5)
         #expect(throws: StorageError.self) {
             try failing.transaction { transaction in
                 try transaction.set(100, forKey: "count")
                 try transaction.set("changed", forKey: "note")
             }
         }
-        #expect(count.content == 5)
+        #expect(count.value == 5)
         #expect(try failing.value(forKey: "note", as: String.self) == "kept")
         // A plain write made before is not taken back: it is applied, and not durable yet.
         #expect(try failing.value(forKey: "plain", as: String.self) == "pending")
@@ -74,7 +74,7 @@ struct JSONFileStoreFaultTests {
         let healthy = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
         for _ in 0..<2 { try healthy.reference(forKey: "count", as: Int.self).modify { $0 = ($0 ?? 0) + 1 } }
         try failing.reload()
-        #expect(count.content == 7)
+        #expect(count.value == 7)
         #expect(try failing.value(forKey: "plain", as: String.self) == "pending")
         #expect(String(decoding: fileBytes(directory.file()) ?? [], as: UTF8.self).contains("\"count\": 7"))
     }
@@ -87,7 +87,7 @@ struct JSONFileStoreFaultTests {
         let failing = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: EIO))
         let count = failing.reference(forKey: "count", as: Int.self)
         #expect(throws: StorageError.self) { try count.modify { $0 = ($0 ?? 0) + 1 } }
-        #expect(count.content == 6)
+        #expect(count.value == 6)
         let healthy = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
         #expect(try healthy.value(forKey: "count", as: Int.self) == 6)
     }

@@ -10,7 +10,7 @@ struct JSONFileStoreProcessTests {
     @Test func eightProcessesWritingDistinctKeysLoseNone() throws {
         let statuses = try WorkerProcess.jsonFile.runConcurrently((0..<8).map { ["write-keys", directory.file(), "process\($0)", "500"] })
         #expect(statuses == Array(repeating: 0, count: 8))
-        let values = JSONFileStore(url: directory.url()).allValues
+        let values = try JSONFileStore(url: directory.url()).snapshot().entries
         #expect(values.count == 4_000)
         for process in 0..<8 {
             for index in [0, 250, 499] { #expect(values["process\(process).\(index)"] == .signedInteger(Int64(index))) }

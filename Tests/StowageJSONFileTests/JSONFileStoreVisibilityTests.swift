@@ -20,8 +20,8 @@ struct JSONFileStoreVisibilityTests {
             _ first: StorageReference<Store, String>, _ second: StorageReference<Store, String>
         ) -> [ObservationToken] {
             [
-                first.observe { value in self.seen.append("\(first.key)=\(value ?? "nil") saw \(second.key)=\(second.content ?? "nil")") },
-                second.observe { value in self.seen.append("\(second.key)=\(value ?? "nil") saw \(first.key)=\(first.content ?? "nil")") },
+                first.observe { value in self.seen.append("\(first.key)=\(value ?? "nil") saw \(second.key)=\(second.value ?? "nil")") },
+                second.observe { value in self.seen.append("\(second.key)=\(value ?? "nil") saw \(first.key)=\(first.value ?? "nil")") },
             ]
         }
 
@@ -33,7 +33,7 @@ struct JSONFileStoreVisibilityTests {
         writeFile(directory.file(), #"{"mode": "old", "level": "old"}"#)
         let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
         let mode = store.reference(forKey: "mode", as: String.self), level = store.reference(forKey: "level", as: String.self)
-        #expect(mode.content == "old" && level.content == "old")
+        #expect(mode.value == "old" && level.value == "old")
         let sightings = Sightings()
         let tokens = sightings.watch(mode, level)
         defer { tokens.forEach { $0.cancel() } }
@@ -49,7 +49,7 @@ struct JSONFileStoreVisibilityTests {
         try store.set("old", forKey: "mode")
         try store.set("old", forKey: "level")
         let mode = store.reference(forKey: "mode", as: String.self), level = store.reference(forKey: "level", as: String.self)
-        #expect(mode.content == "old" && level.content == "old")
+        #expect(mode.value == "old" && level.value == "old")
         let sightings = Sightings()
         let tokens = sightings.watch(mode, level)
         defer { tokens.forEach { $0.cancel() } }
@@ -66,7 +66,7 @@ struct JSONFileStoreVisibilityTests {
         writeFile(directory.file(), #"{"old": "value"}"#)
         let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
         let old = store.reference(forKey: "old", as: String.self), new = store.reference(forKey: "new", as: String.self)
-        #expect(old.content == "value" && new.content == nil)
+        #expect(old.value == "value" && new.value == nil)
         let sightings = Sightings()
         let tokens = sightings.watch(old, new)
         defer { tokens.forEach { $0.cancel() } }
@@ -86,7 +86,7 @@ struct JSONFileStoreVisibilityTests {
         let layeredSightings = Sightings(), namespaceSightings = Sightings()
         let layeredMode = layered.reference(forKey: "app.mode", as: String.self), layeredLevel = layered.reference(forKey: "app.level", as: String.self)
         let mode = namespace.reference(forKey: "mode", as: String.self), level = namespace.reference(forKey: "level", as: String.self)
-        #expect(layeredMode.content == "old" && layeredLevel.content == "old" && mode.content == "old" && level.content == "old")
+        #expect(layeredMode.value == "old" && layeredLevel.value == "old" && mode.value == "old" && level.value == "old")
         let tokens = layeredSightings.watch(layeredMode, layeredLevel) + namespaceSightings.watch(mode, level)
         defer { tokens.forEach { $0.cancel() } }
 

@@ -102,10 +102,10 @@ struct JSONFileStoreWritingTests {
         let first = JSONFileStore(url: directory.url())
         let second = JSONFileStore(url: URL(filePath: directory.path + "/./settings.json"))
         let observed = second.reference(forKey: "shared", as: Int.self)
-        #expect(try observed.value() == nil)
+        #expect(try observed.read() == nil)
         try first.set(5, forKey: "shared")
-        #expect(second.storedValue(forKey: "shared") == 5)
-        #expect(try observed.value() == 5, "a reference of the other store object must hear of the write")
+        #expect(second.storedValue(forKey: "shared", .granted) == 5)
+        #expect(try observed.read() == 5, "a reference of the other store object must hear of the write")
     }
 
     @Test func transactionsApplySeveralKeysTogether() throws {

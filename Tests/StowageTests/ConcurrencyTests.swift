@@ -32,7 +32,7 @@ struct ConcurrencyTests {
                     for bit in 0..<40 { try? bits.modify(default: 0) { $0 |= 1 << bit } }
                 }
             }
-            if (store.storedValue(forKey: "bits").flatMap { try? Int(storedValue: $0) } ?? 0) & marker == 0 { lost += 1 }
+            if (store.storedValue(forKey: "bits", .granted).flatMap { try? Int(storedValue: $0) } ?? 0) & marker == 0 { lost += 1 }
         }
         #expect(lost == 0)
     }
@@ -52,14 +52,14 @@ struct ConcurrencyTests {
     @Test func readersOnlySeeValuesThatWereWritten() async {
         let store = CountingStore()
         let reference = store.reference(forKey: "pair", as: [Int].self)
-        reference.content = [0, 0]
+        reference.value = [0, 0]
         let tornReads = Locked(0)
         await runOnParallelThreads(8) { thread in
             if thread < 2 {
-                for i in 0..<2_000 { reference.content = [thread * 100_000 + i, thread * 100_000 + i] }
+                for i in 0..<2_000 { reference.value = [thread * 100_000 + i, thread * 100_000 + i] }
             } else {
                 for _ in 0..<2_000 {
-                    let pair = reference.content ?? []
+                    let pair = reference.value ?? []
                     if pair.count != 2 || pair[0] != pair[1] { tornReads.withLock { $0 += 1 } }
                 }
             }
@@ -75,16 +75,16 @@ struct ConcurrencyTests {
             for writer in 0..<4 {
                 group.addTask {
                     for i in 0..<500 {
-                        if writer.isMultiple(of: 2) { asInt.content = i } else { asInt64.content = Int64(i) }
-                        _ = asInt.content
-                        _ = asInt64.content
+                        if writer.isMultiple(of: 2) { asInt.value = i } else { asInt64.value = Int64(i) }
+                        _ = asInt.value
+                        _ = asInt64.value
                     }
                 }
             }
         }
-        let stored = store.storedValue(forKey: "value")
-        #expect(asInt.content.map { StoredValue.signedInteger(Int64($0)) } == stored)
-        #expect(asInt64.content.map { StoredValue.signedInteger($0) } == stored)
+        let stored = store.storedValue(forKey: "value", .granted)
+        #expect(asInt.value.map { StoredValue.signedInteger(Int64($0)) } == stored)
+        #expect(asInt64.value.map { StoredValue.signedInteger($0) } == stored)
     }
 
     @Test func observersSeeTheFinalValueLastUnderConcurrentWrites() async {
@@ -94,10 +94,10 @@ struct ConcurrencyTests {
         let token = reference.observe { value in last.withLock { $0 = value } }
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {
-                group.addTask { for i in 0..<500 { reference.content = writer * 1_000 + i } }
+                group.addTask { for i in 0..<500 { reference.value = writer * 1_000 + i } }
             }
         }
-        reference.content = -1
+        reference.value = -1
         #expect(last.withLock { $0 } == -1)
         token.cancel()
     }
@@ -107,17 +107,17 @@ struct ConcurrencyTests {
     @Test func lockFreeReadsNeverSeeTornOrStaleValues() async {
         let store = CountingStore()
         let reference = store.reference(forKey: "word", as: UInt64.self)
-        reference.content = 0
+        reference.value = 0
         let badReadCount = Locked(0)
         await runOnParallelThreads(6) { thread in
             if thread < 2 {
                 for i in 0..<3_000 {
                     let half = UInt64((thread + 1) * 100_000 + i)
-                    reference.content = half << 32 | half
+                    reference.value = half << 32 | half
                 }
             } else {
                 for _ in 0..<3_000 {
-                    let word = reference.content ?? 0
+                    let word = reference.value ?? 0
                     if word >> 32 != word & 0xFFFF_FFFF { badReadCount.withLock { $0 += 1 } }
                 }
             }
@@ -125,8 +125,8 @@ struct ConcurrencyTests {
         let badReads = badReadCount.withLock { $0 }
         #expect(badReads == 0)
         // After the race, the lock-free slot agrees with the store, and an external change clears it.
-        #expect(reference.content.map { StoredValue.integer($0) } == store.storedValue(forKey: "word"))
+        #expect(reference.value.map { StoredValue.integer($0) } == store.storedValue(forKey: "word", .granted))
         store.changeExternally("word", to: 7)
-        #expect(reference.content == 7)
+        #expect(reference.value == 7)
     }
 }

@@ -18,15 +18,15 @@ final class JSONDictionaryFileStore: UnderlyingStorage {
         entries = Locked(saved ?? [:])
     }
 
-    func storedValue(forKey key: String) -> StoredValue? {
+    func storedValue(forKey key: String, _: BackendAccess) -> StoredValue? {
         entries.withLock { $0[key] }
     }
 
-    func setStoredValue(_ value: StoredValue, forKey key: String) throws {
+    func setStoredValue(_ value: StoredValue, forKey key: String, _: BackendAccess) throws {
         try update { $0[key] = value }
     }
 
-    func removeStoredValue(forKey key: String) throws {
+    func removeStoredValue(forKey key: String, _: BackendAccess) throws {
         try update { $0[key] = nil }
     }
 
@@ -91,13 +91,15 @@ struct CustomStorageGuideTests {
                 try JSONEncoder().encode(entries).write(to: store.fileURL)
                 try store.reload()
             },
+            // A fresh instance rereads the file: each value makes the trip through JSONEncoder and JSONDecoder.
+            reopen: { try JSONDictionaryFileStore(fileURL: $0.fileURL) },
             supportsNonFiniteDoubles: false,
             iterationsPerTask: 50
         )
         let suite = StorageConformanceSuite(options: options) {
             let store = try JSONDictionaryFileStore(fileURL: directory.appendingPathComponent("\(UUID()).json"))
-            try store.setStoredValue("created", forKey: "conformance.fileExists")
-            try store.removeStoredValue(forKey: "conformance.fileExists")
+            try store.set("created", forKey: "conformance.fileExists")
+            try store.removeValue(forKey: "conformance.fileExists")
             return store
         }
         let report = try await suite.run()

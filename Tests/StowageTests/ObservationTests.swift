@@ -7,11 +7,11 @@ struct ObservationTests {
     @Test func changesYieldTheCurrentValueThenEveryChangeInOrder() async {
         let store = CountingStore()
         let reference = store.reference(forKey: "count", as: Int.self)
-        reference.content = 1
+        reference.value = 1
         var iterator = reference.changes.makeAsyncIterator()
         #expect(await iterator.next() == .some(1))
-        reference.content = 2
-        reference.content = 3
+        reference.value = 2
+        reference.value = 3
         try? store.removeValue(forKey: "count")
         #expect(await iterator.next() == .some(2))
         #expect(await iterator.next() == .some(3))
@@ -51,16 +51,16 @@ struct ObservationTests {
         let reference = store.reference(forKey: "name", as: String.self)
         let heard = Locked<[String?]>([])
         let token = reference.observe { value in heard.withLock { $0.append(value) } }
-        reference.content = "a"
-        reference.content = "a"
+        reference.value = "a"
+        reference.value = "a"
         try? store.set("b", forKey: "name")
-        store.reference(forKey: "name", as: String?.self).content = "c"
+        store.reference(forKey: "name", as: String?.self).value = "c"
         store.changeExternally("name", to: "d")
         store.changeExternally("name", to: "d")
         try? store.removeValue(forKey: "name")
         #expect(heard.withLock { $0 } == ["a", "b", "c", "d", nil])
         token.cancel()
-        reference.content = "e"
+        reference.value = "e"
         #expect(heard.withLock { $0.count } == 5)
     }
 
@@ -70,10 +70,10 @@ struct ObservationTests {
         let calls = Atomic<Int>(0)
         do {
             let token = reference.observe { _ in calls.add(1, ordering: .relaxed) }
-            reference.content = 1
+            reference.value = 1
             _ = token
         }
-        reference.content = 2
+        reference.value = 2
         let callCount = calls.load(ordering: .relaxed)
         #expect(callCount == 1)
     }
@@ -82,15 +82,15 @@ struct ObservationTests {
         let store = CountingStore()
         let reference = store.reference(forKey: "count", as: Int.self)
         let sources: [(String, () -> Void)] = [
-            ("the reference", { reference.content = 1 }),
-            ("another reference type", { store.reference(forKey: "count", as: Int64.self).content = 2 }),
+            ("the reference", { reference.value = 1 }),
+            ("another reference type", { store.reference(forKey: "count", as: Int64.self).value = 2 }),
             ("the store", { try? store.set(3, forKey: "count") }),
             ("an announced external change", { store.changeExternally("count", to: 4) }),
         ]
         for (source, change) in sources {
             let fired = Atomic<Bool>(false)
             withObservationTracking {
-                _ = reference.content
+                _ = reference.value
             } onChange: {
                 fired.store(true, ordering: .relaxed)
             }
@@ -98,7 +98,7 @@ struct ObservationTests {
             let didFire = fired.load(ordering: .relaxed)
             #expect(didFire, "change through \(source)")
         }
-        #expect(reference.content == 4)
+        #expect(reference.value == 4)
     }
 
     @Test func wrapperReadsAreTrackedToo() {
@@ -113,8 +113,8 @@ struct ObservationTests {
 
     @Test func theStoreWideStreamReportsChangedKeys() async {
         let store = CountingStore()
-        var changes = store.keyChanges.makeAsyncIterator()
-        store.reference(forKey: "a", as: Int.self).content = 1
+        var changes = store.changes.makeAsyncIterator()
+        store.reference(forKey: "a", as: Int.self).value = 1
         try? store.removeValue(forKey: "b")
         store.changeExternally("c", to: 3)
         store.announceChangeOfAllKeys()
@@ -155,7 +155,7 @@ struct ObservationTests {
         let value = store.reference(forKey: "zero", as: Double.self)
         try value.set(0.0)
         try value.modify { $0 = -0.0 }
-        let stored = store.storedValue(forKey: "zero")
+        let stored = store.storedValue(forKey: "zero", .granted)
         #expect(stored.map { if case .double(let d) = $0 { d.sign == .minus } else { false } } == true)
     }
 }

@@ -18,7 +18,7 @@ struct ReferenceCacheOrderTests {
         let earlyDone = DispatchSemaphore(value: 0)
         store.pauseNextRead()
         Thread.detachNewThread {
-            _ = reference.content
+            _ = reference.value
             earlyDone.signal()
         }
         store.waitUntilReadIsPaused()
@@ -29,11 +29,11 @@ struct ReferenceCacheOrderTests {
         let secondRead = DispatchSemaphore(value: 0)
         let reads = Locked<[Int?]>([])
         Thread.detachNewThread {
-            let first = reference.content
+            let first = reference.value
             reads.withLock { $0.append(first) }
             firstRead.signal()
             readAgain.wait()
-            let second = reference.content
+            let second = reference.value
             reads.withLock { $0.append(second) }
             secondRead.signal()
         }
@@ -50,7 +50,7 @@ struct ReferenceCacheOrderTests {
         #expect(try #require(second) >= later, "the thread read \(later), then \(second.map(String.init) ?? "nil")")
         // Once the change is announced every read gives it.
         store.announceChange(forKey: "count")
-        #expect(reference.content == 2)
+        #expect(reference.value == 2)
     }
 
     /// Reads that miss the cache at once make one store read between them,
@@ -63,7 +63,7 @@ struct ReferenceCacheOrderTests {
         let results = Locked<[Int?]>([])
         func readOnAThreadOfItsOwn() {
             Thread.detachNewThread {
-                let value = reference.content
+                let value = reference.value
                 results.withLock { $0.append(value) }
                 finished.signal()
             }

@@ -26,25 +26,25 @@ struct StorageReferenceTests {
         }
         #expect(released == nil)
         // The registry hands out a working new reference afterwards.
-        store.reference(forKey: "count", as: Int.self).content = 4
-        #expect(store.reference(forKey: "count", as: Int.self).content == 4)
+        store.reference(forKey: "count", as: Int.self).value = 4
+        #expect(store.reference(forKey: "count", as: Int.self).value == 4)
     }
 
     @Test func cachedReadsDoNoStoreAccess() {
         let store = CountingStore()
         let reference = store.reference(forKey: "count", as: Int.self)
-        reference.content = 7
+        reference.value = 7
         let readsAfterWrite = store.reads
-        for _ in 0..<1_000 { #expect(reference.content == 7) }
+        for _ in 0..<1_000 { #expect(reference.value == 7) }
         #expect(store.reads == readsAfterWrite)
     }
 
     @Test func anAbsentKeyIsCachedToo() {
         let store = CountingStore()
         let reference = store.reference(forKey: "missing", as: String.self)
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
         let reads = store.reads
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
         #expect(store.reads == reads)
     }
 
@@ -52,30 +52,30 @@ struct StorageReferenceTests {
         let store = CountingStore()
         let asInt = store.reference(forKey: "count", as: Int.self)
         let asInt64 = store.reference(forKey: "count", as: Int64.self)
-        asInt.content = 1
-        #expect(asInt64.content == 1)
-        asInt64.content = 2
-        #expect(asInt.content == 2)
+        asInt.value = 1
+        #expect(asInt64.value == 1)
+        asInt64.value = 2
+        #expect(asInt.value == 2)
     }
 
     @Test func aDirectStoreWriteAndRemovalReachTheCache() throws {
         let store = CountingStore()
         let reference = store.reference(forKey: "name", as: String.self)
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
         try store.set("Ada", forKey: "name")
-        #expect(reference.content == "Ada")
+        #expect(reference.value == "Ada")
         try store.removeValue(forKey: "name")
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
     }
 
     @Test func anAnnouncedExternalChangeReachesTheCache() {
         let store = CountingStore()
         let reference = store.reference(forKey: "name", as: String.self)
-        reference.content = "before"
+        reference.value = "before"
         store.changeExternally("name", to: "after")
-        #expect(reference.content == "after")
+        #expect(reference.value == "after")
         store.changeExternally("name", to: nil)
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
     }
 
     @Test func announcingAllKeysInvalidatesEveryReferenceOfTheStoreOnly() {
@@ -83,26 +83,26 @@ struct StorageReferenceTests {
         let other = CountingStore()
         let first = store.reference(forKey: "a", as: Int.self)
         let unrelated = other.reference(forKey: "a", as: Int.self)
-        first.content = 1
-        unrelated.content = 1
+        first.value = 1
+        unrelated.value = 1
         store.changeExternally("a", to: 2, announce: false)
         other.changeExternally("a", to: 2, announce: false)
-        #expect(first.content == 1)
+        #expect(first.value == 1)
         store.announceChangeOfAllKeys()
-        #expect(first.content == 2)
-        #expect(unrelated.content == 1)
+        #expect(first.value == 2)
+        #expect(unrelated.value == 1)
     }
 
     @Test func settingNilRemovesTheKey() throws {
         let store = CountingStore()
         let reference = store.reference(forKey: "nickname", as: String?.self)
-        reference.content = "Ada"
-        #expect(store.storedValue(forKey: "nickname") == "Ada")
-        reference.content = String??.some(nil)
-        #expect(store.storedValue(forKey: "nickname") == nil)
+        reference.value = "Ada"
+        #expect(store.storedValue(forKey: "nickname", .granted) == "Ada")
+        reference.value = String??.some(nil)
+        #expect(store.storedValue(forKey: "nickname", .granted) == nil)
         try reference.set("again")
         try reference.remove()
-        #expect(store.storedValue(forKey: "nickname") == nil)
+        #expect(store.storedValue(forKey: "nickname", .granted) == nil)
     }
 
     @Test func aValueOfTheWrongTypeIsReportedAndRemembered() throws {
@@ -111,15 +111,15 @@ struct StorageReferenceTests {
         let key = uniqueKey()
         try store.set("not a number", forKey: key)
         let reference = store.reference(forKey: key, as: Int.self)
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
         let error = try #require(reference.lastError)
         #expect(error.code == .typeMismatch)
         #expect(error.key == key)
         #expect(error.message.contains("expected Int"))
         #expect(!error.message.contains("not a number"))
-        #expect(throws: StorageError.self) { try reference.value() }
+        #expect(throws: StorageError.self) { try reference.read() }
         #expect(ReportedErrors.forKey(key).count == 1, "reported once, not on every read")
-        reference.content = 3
+        reference.value = 3
         #expect(reference.lastError == nil)
     }
 
@@ -127,11 +127,11 @@ struct StorageReferenceTests {
         ReportedErrors.install()
         let key = uniqueKey()
         let reference = FailingStore().reference(forKey: key, as: Int.self)
-        let readError = #expect(throws: StorageError.self) { try reference.value() }
+        let readError = #expect(throws: StorageError.self) { try reference.read() }
         #expect(readError?.code == .storeFailure)
         #expect(readError?.underlyingError is FailingStore.Failure)
         #expect(throws: StorageError.self) { try reference.set(1) }
-        reference.content = 2
+        reference.value = 2
         #expect(reference.lastError?.key == key)
         #expect(ReportedErrors.forKey(key).isEmpty == false)
     }
@@ -140,7 +140,7 @@ struct StorageReferenceTests {
         let store = CountingStore()
         let reference = store.reference(forKey: "count", as: Int.self)
         try reference.modify(default: 10) { $0 += 1 }
-        #expect(reference.content == 11)
+        #expect(reference.value == 11)
         let writes = store.writes
         let result = try reference.modify(default: 0) { value -> String in "unchanged \(value)" }
         #expect(result == "unchanged 11")
@@ -152,14 +152,14 @@ struct StorageReferenceTests {
         try store.set("text", forKey: "count")
         let reference = store.reference(forKey: "count", as: Int.self)
         #expect(throws: StorageError.self) { try reference.modify(default: 0) { $0 += 1 } }
-        #expect(store.storedValue(forKey: "count") == "text")
+        #expect(store.storedValue(forKey: "count", .granted) == "text")
     }
 
     @Test func dynamicMemberLookupReadsThroughTheValue() {
         let store = CountingStore()
         let reference = store.reference(forKey: "profile", as: Profile.self)
         #expect(reference.name == nil)
-        reference.content = Profile(name: "Ada")
+        reference.value = Profile(name: "Ada")
         #expect(reference.name == "Ada")
         #expect(reference.address?.city == "Paris")
     }
@@ -169,21 +169,21 @@ struct StorageReferenceTests {
         let nickname = store.reference(forKey: "nickname", as: String?.self)
         try nickname.set("Ada")
         try nickname.modify { $0 = String??.some(nil) }
-        #expect(store.storedValue(forKey: "nickname") == nil)
-        #expect(nickname.content == nil, "the cache says absent, as a fresh read would")
+        #expect(store.storedValue(forKey: "nickname", .granted) == nil)
+        #expect(nickname.value == nil, "the cache says absent, as a fresh read would")
         #expect(!nickname.hasStoredValue)
     }
 
     @Test func aStoredTopLevelNullReadsAsAbsent() throws {
         let store = CountingStore()
-        store.setStoredValue(.null, forKey: "count")
+        store.setStoredValue(.null, forKey: "count", .granted)
         let reference = store.reference(forKey: "count", as: Int.self)
-        #expect(reference.content == nil)
+        #expect(reference.value == nil)
         #expect(reference.lastError == nil)
         #expect(!reference.hasStoredValue)
         #expect(try store.value(forKey: "count", as: Int.self) == nil)
         try reference.modify(default: 1) { $0 += 1 }
-        #expect(reference.content == 2)
+        #expect(reference.value == 2)
     }
 
     struct Lossy: Codable, Storable, Equatable {
@@ -196,7 +196,7 @@ struct StorageReferenceTests {
         let store = CountingStore()
         let reference = store.reference(forKey: "lossy", as: Lossy.self)
         try reference.set(Lossy(kept: 1, notStored: 5))
-        #expect(reference.content == Lossy(kept: 1, notStored: 0))
+        #expect(reference.value == Lossy(kept: 1, notStored: 0))
     }
 
     @Test func anObserverOfAnotherReferenceReadsTheNewValueThroughTheWriter() throws {
@@ -204,9 +204,9 @@ struct StorageReferenceTests {
         let writer = store.reference(forKey: "count", as: Int.self)
         let other = store.reference(forKey: "count", as: Int64.self)
         try writer.set(1)
-        _ = writer.content
+        _ = writer.value
         let seenThroughWriter = Locked<[Int?]>([])
-        let token = other.observe { _ in seenThroughWriter.withLock { $0.append(writer.content) } }
+        let token = other.observe { _ in seenThroughWriter.withLock { $0.append(writer.value) } }
         try writer.set(2)
         #expect(seenThroughWriter.withLock { $0 } == [2])
         token.cancel()

@@ -6,9 +6,9 @@ import Testing
 final class SharedCountingStore: DefaultInstanceProviding {
     static let `default` = SharedCountingStore()
     let inner = CountingStore()
-    func storedValue(forKey key: String) -> StoredValue? { inner.storedValue(forKey: key) }
-    func setStoredValue(_ value: StoredValue, forKey key: String) { inner.setStoredValue(value, forKey: key) }
-    func removeStoredValue(forKey key: String) { inner.removeStoredValue(forKey: key) }
+    func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? { inner.storedValue(forKey: key, .granted) }
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) { inner.setStoredValue(value, forKey: key, .granted) }
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) { inner.removeStoredValue(forKey: key, .granted) }
 }
 
 struct StoredTests {
@@ -23,7 +23,7 @@ struct StoredTests {
             self.store = store
             _launchCount = Stored(wrappedValue: 0, "launchCount", in: store)
             _userName = Stored("user.name", in: store)
-            _theme = Stored(wrappedValue: .light, "theme", in: store, persistDefault: true)
+            _theme = Stored(wrappedValue: .light, "theme", in: store, persistsDefault: true)
             _profile = Stored(wrappedValue: Profile(), "profile", in: store)
         }
     }
@@ -32,7 +32,7 @@ struct StoredTests {
         let settings = Settings(store: CountingStore())
         #expect(settings.launchCount == 0)
         #expect(settings.userName == nil)
-        #expect(settings.store.storedValue(forKey: "launchCount") == nil)
+        #expect(settings.store.storedValue(forKey: "launchCount", .granted) == nil)
     }
 
     @Test func settersAreNonmutatingSoALetWorks() {
@@ -40,30 +40,30 @@ struct StoredTests {
         settings.launchCount += 1
         settings.launchCount += 1
         #expect(settings.launchCount == 2)
-        #expect(settings.store.storedValue(forKey: "launchCount") == 2)
+        #expect(settings.store.storedValue(forKey: "launchCount", .granted) == 2)
     }
 
     @Test func assigningNilToAnOptionalRemovesTheKey() {
         let settings = Settings(store: CountingStore())
         settings.userName = "Ada"
-        #expect(settings.store.storedValue(forKey: "user.name") == "Ada")
+        #expect(settings.store.storedValue(forKey: "user.name", .granted) == "Ada")
         settings.userName = nil
-        #expect(settings.store.storedValue(forKey: "user.name") == nil)
+        #expect(settings.store.storedValue(forKey: "user.name", .granted) == nil)
     }
 
     @Test func persistDefaultWritesTheDefaultOnTheFirstRead() {
         let settings = Settings(store: CountingStore())
-        #expect(settings.store.storedValue(forKey: "theme") == nil)
+        #expect(settings.store.storedValue(forKey: "theme", .granted) == nil)
         #expect(settings.theme == .light)
-        #expect(settings.store.storedValue(forKey: "theme") == "light")
+        #expect(settings.store.storedValue(forKey: "theme", .granted) == "light")
     }
 
     @Test func persistDefaultNeverOverwritesAValue() {
         let store = CountingStore()
-        store.setStoredValue("dark", forKey: "theme")
+        store.setStoredValue("dark", forKey: "theme", .granted)
         let settings = Settings(store: store)
         #expect(settings.theme == .dark)
-        #expect(store.storedValue(forKey: "theme") == "dark")
+        #expect(store.storedValue(forKey: "theme", .granted) == "dark")
     }
 
     @Test func twoInstancesShareTheOneReference() {
@@ -80,14 +80,14 @@ struct StoredTests {
         @Stored("count", in: store) var count = 100
         $count.modify { $0 += 1 }
         #expect(count == 101)
-        #expect(store.storedValue(forKey: "count") == 101)
+        #expect(store.storedValue(forKey: "count", .granted) == 101)
     }
 
     @Test func anUnreadableValueYieldsTheDefaultAndIsReported() throws {
         ReportedErrors.install()
         let store = CountingStore()
         let key = uniqueKey()
-        store.setStoredValue("many", forKey: key)
+        store.setStoredValue("many", forKey: key, .granted)
         @Stored(key, in: store) var count = 7
         #expect(count == 7)
         #expect($count.lastError?.code == .typeMismatch)
@@ -109,14 +109,14 @@ struct StoredTests {
         let settings = Settings(store: CountingStore())
         settings.launchCount = 9
         #expect(settings.$launchCount.hasStoredValue)
-        settings.$launchCount.reset()
+        settings.$launchCount.remove()
         #expect(!settings.$launchCount.hasStoredValue)
         #expect(settings.launchCount == 0)
     }
 
     @Test func theDefaultIsEvaluatedLazily() {
         let store = CountingStore()
-        store.setStoredValue(1, forKey: "value")
+        store.setStoredValue(1, forKey: "value", .granted)
         @Stored("value", in: store) var value = Self.unreachableDefault()
         #expect(value == 1)
     }
@@ -172,7 +172,7 @@ struct StoredTests {
         let settings = DefaultSettings()
         settings.count = 5
         settings.name = "Ada"
-        #expect(SharedCountingStore.default.storedValue(forKey: "defaultInstance.count") == 5)
+        #expect(SharedCountingStore.default.storedValue(forKey: "defaultInstance.count", .granted) == 5)
         let name: String? = SharedCountingStore.default.values[dynamicMember: "defaultInstance.name"]
         #expect(name == "Ada")
     }

@@ -1,4 +1,5 @@
 import Stowage
+import StowageTestSupport
 import Testing
 
 extension StorageKeys {
@@ -13,16 +14,16 @@ struct TypedKeyTests {
         #expect(store[.retries] == 3)
         store[.retries] += 1
         #expect(store[.retries] == 4)
-        #expect(store.storedValue(forKey: "net.retries") == 4)
+        #expect(store.storedValue(forKey: "net.retries", .granted) == 4)
     }
 
     @Test func optionalKeysDefaultToNilAndRemoveOnNil() {
         let store = CountingStore()
         #expect(store[.nickname] == nil)
         store[.nickname] = "Ada"
-        #expect(store.storedValue(forKey: "user.nickname") == "Ada")
+        #expect(store.storedValue(forKey: "user.nickname", .granted) == "Ada")
         store[.nickname] = nil
-        #expect(store.storedValue(forKey: "user.nickname") == nil)
+        #expect(store.storedValue(forKey: "user.nickname", .granted) == nil)
     }
 
     @Test func aWrapperFromATypedKeySharesTheKeysNameAndDefault() {
@@ -36,9 +37,9 @@ struct TypedKeyTests {
 
     @Test func persistDefaultWorksFromATypedKey() {
         let store = CountingStore()
-        @Stored(.themeKey, in: store, persistDefault: true) var theme
+        @Stored(.themeKey, in: store, persistsDefault: true) var theme
         #expect(theme == .dark)
-        #expect(store.storedValue(forKey: "theme") == "dark")
+        #expect(store.storedValue(forKey: "theme", .granted) == "dark")
     }
 }
 
@@ -51,7 +52,34 @@ struct DynamicLookupTests {
         let asText: String? = store.values.launchCount
         #expect(asText == nil, "a type mismatch reads as nil through dynamic lookup")
         store.values.launchCount = Int?.none
-        #expect(store.storedValue(forKey: "launchCount") == nil)
+        #expect(store.storedValue(forKey: "launchCount", .granted) == nil)
+    }
+
+    /// The lines a newcomer writes first (issue 14): none of them compiled before.
+    @Test func theFirstLinesANewcomerWritesWork() {
+        let store = CountingStore()
+        store.values.count += 1                       // absent: counts from zero
+        store.values.count += 1
+        #expect(store.storedValue(forKey: "count", .granted) == 2)
+        store.values.ratio += 0.5
+        #expect(store.storedValue(forKey: "ratio", .granted) == .double(0.5))
+        store.values.count = nil                      // removes, whatever the type
+        #expect(store.storedValue(forKey: "count", .granted) == nil)
+        store.values.name = "Ada"
+        store.values.name = nil
+        #expect(store.storedValue(forKey: "name", .granted) == nil)
+        let absent: Int = store.values.count          // a number reads as zero while absent
+        #expect(absent == 0)
+    }
+
+    @Test func aNumberThatCanNotBeReadCountsFromZeroAndIsReported() {
+        ReportedErrors.install()
+        let store = CountingStore()
+        let key = uniqueKey()
+        store.values[dynamicMember: key] = "not a number"
+        let number: Int = store.values[dynamicMember: key]
+        #expect(number == 0)
+        #expect(!ReportedErrors.forKey(key).isEmpty, "the unreadable value is reported, not silently taken for zero")
     }
 
     @Test func referencesReturnTheSharedReference() {
@@ -63,8 +91,8 @@ struct DynamicLookupTests {
     @Test func valuesUseALiveReferencesCacheForValuesThatCostADecode() throws {
         let store = CountingStore()
         let reference = store.reference(forKey: "profile", as: Profile.self)
-        reference.content = Profile(name: "Ada")
-        _ = reference.content  // fills the cache: a write leaves it for the next read of such a value
+        reference.value = Profile(name: "Ada")
+        _ = reference.value  // fills the cache: a write leaves it for the next read of such a value
         let reads = store.reads
         let profile: Profile? = store.values.profile
         #expect(profile?.name == "Ada")
@@ -77,7 +105,7 @@ struct DynamicLookupTests {
     @Test func valuesReadWordSizedValuesStraightFromTheStore() throws {
         let store = CountingStore()
         let reference = store.reference(forKey: "count", as: Int.self)
-        reference.content = 1
+        reference.value = 1
         let reads = store.reads
         let count: Int? = store.values.count
         #expect(count == 1)

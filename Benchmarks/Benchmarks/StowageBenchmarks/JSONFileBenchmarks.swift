@@ -75,7 +75,8 @@ func registerJSONFileOpenBenchmarks() {
         benchmark.startMeasurement()
         let store = JSONFileStore(url: url, options: options)
         benchmark.stopMeasurement()
-        precondition(store.allValues.count == JSONFileFixture.keyCount && store.lastError == nil)
+        let listed = try store.snapshot().count
+        precondition(listed == JSONFileFixture.keyCount && store.lastError == nil)
         try FileManager.default.removeItem(atPath: directory)
     }
 
@@ -201,7 +202,7 @@ func registerJSONFileFlushBenchmarks() {
             // (the value 20 further on), so the file keeps its size.
             let shift = fixture.sample % 2 == 1 ? 20 : 0
             for index in 0..<JSONFileFixture.keyCount {
-                try fixture.store.setStoredValue(JSONFileFixture.value(index + shift), forKey: JSONFileFixture.key(index))
+                try fixture.store.set(JSONFileFixture.value(index + shift), forKey: JSONFileFixture.key(index))
             }
             benchmark.startMeasurement()
             try fixture.store.flush()

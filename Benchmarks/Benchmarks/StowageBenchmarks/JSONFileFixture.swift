@@ -46,7 +46,7 @@ enum JSONFileFixture {
         let path = directory.path("fixture-10000.json")
         let store = JSONFileStore(url: URL(filePath: path), options: quietOptions)
         for (key, value) in document {
-            try store.setStoredValue(value, forKey: key)
+            try store.set(value, forKey: key)
         }
         try store.flush()
         return try Data(contentsOf: URL(filePath: path))

@@ -39,7 +39,7 @@ func registerStoreAccessBenchmarks() {
     Benchmark("3e Store access - Stowage store.values.key, String, key has a live reference") { benchmark in
         let store: InMemoryStore = ["userName": "Ada"]
         let live = store.reference(forKey: "userName", as: String.self)
-        _ = live.content
+        _ = live.value
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(store.values.userName as String?)

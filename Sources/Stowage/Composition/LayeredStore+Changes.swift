@@ -5,7 +5,7 @@ extension LayeredStore {
     func subscribeToLayers() {
         var tokens: [ObservationToken] = []
         for (index, layer) in layers.enumerated() {
-            tokens.append(layer.store.observeKeyChanges { [weak self] change in
+            tokens.append(layer.store.observe { [weak self] change in
                 self?.layer(at: index, didChange: change)
             })
             // Discarded whether a higher layer shadows the key or not: the handler may not read the layers.
@@ -30,7 +30,7 @@ extension LayeredStore {
 extension UnderlyingStorage {
     /// Whether a read of `key` finds a value; a store that fails to read counts as not holding one.
     func holdsValue(forKey key: String) -> Bool {
-        guard let value = try? storedValue(forKey: key) else { return false }
+        guard let value = try? storedValue(forKey: key, .granted) else { return false }
         return value != .null
     }
 }

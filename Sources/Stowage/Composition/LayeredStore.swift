@@ -31,7 +31,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// Which layer takes writes.
     public enum WriteTarget: Sendable {
         /// The first layer whose store is ``UnderlyingStorage/isWritable``.
-        case firstWritable
+        case automatic
         /// The layer holding this store (compared by identity).
         case store(any UnderlyingStorage)
         /// No layer: every write fails with `.readOnly`.
@@ -59,11 +59,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     ///   - layers: highest precedence first.
     ///   - writeTarget: the layer that takes writes.
     ///   - shadowedWrites: what to do with a write a higher layer shadows.
-    public init(_ layers: [Layer], writingTo writeTarget: WriteTarget = .firstWritable, shadowedWrites: ShadowedWritePolicy = .report) {
+    public init(_ layers: [Layer], writingTo writeTarget: WriteTarget = .automatic, shadowedWrites: ShadowedWritePolicy = .report) {
         self.layers = layers
         self.shadowedWritePolicy = shadowedWrites
         switch writeTarget {
-        case .firstWritable: writeLayerIndex = layers.firstIndex { $0.store.isWritable }
+        case .automatic: writeLayerIndex = layers.firstIndex { $0.store.isDefaultWriteLayer }
         case .store(let store): writeLayerIndex = layers.firstIndex { $0.store === store }
         case .none: writeLayerIndex = nil
         }
@@ -71,7 +71,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     }
 
     /// Layers named after their stores' types, highest precedence first.
-    public convenience init(_ stores: [any UnderlyingStorage], writingTo writeTarget: WriteTarget = .firstWritable, shadowedWrites: ShadowedWritePolicy = .report) {
+    public convenience init(_ stores: [any UnderlyingStorage], writingTo writeTarget: WriteTarget = .automatic, shadowedWrites: ShadowedWritePolicy = .report) {
         self.init(stores.map { Layer($0) }, writingTo: writeTarget, shadowedWrites: shadowedWrites)
     }
 
@@ -95,7 +95,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
 
     // MARK: UnderlyingStorage
 
-    public func storedValue(forKey key: String) throws -> StoredValue? {
+    public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
         try firstValue(forKey: key)?.value
     }
 
@@ -105,11 +105,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         return try layers[origin.layerIndex].store.decodeValue(stored, as: type, forKey: key)
     }
 
-    public func setStoredValue(_ value: StoredValue, forKey key: String) throws {
+    public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
         try write(value, forKey: key)
     }
 
-    public func removeStoredValue(forKey key: String) throws {
+    public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
         try write(nil, forKey: key)
     }
 
@@ -119,11 +119,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// Compares with what a read gives (whichever layer it comes from) and
     /// replaces in the write layer, atomically with that layer's writes.
     /// A change to another layer in between is not detected.
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
-        try replaceStoredValues(expecting: [key: expected], with: [key: newValue])
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
+        try replaceStoredValues(expecting: [key: expected], with: [key: newValue], access)
     }
 
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first) }
         let store = layers[writeIndex].store
         var expectedInWriteLayer: [String: StoredValue?] = [:]
@@ -136,7 +136,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
             // a fresh read would let a racing write through unseen.
             switch visible?.layerIndex {
             case writeIndex?: expectedInWriteLayer[key] = value
-            case let index? where index < writeIndex: expectedInWriteLayer[key] = try store.storedValue(forKey: key)
+            case let index? where index < writeIndex: expectedInWriteLayer[key] = try store.storedValue(forKey: key, access)
             default: expectedInWriteLayer[key] = .some(nil)
             }
         }
@@ -144,20 +144,52 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         for (key, value) in replacements where try checkShadowing(ofKey: key, below: writeIndex, removing: value == nil) {
             shadowed.append(key)
         }
-        guard try store.replaceStoredValues(expecting: expectedInWriteLayer, with: replacements) else { return false }
+        guard try store.replaceStoredValues(expecting: expectedInWriteLayer, with: replacements, access) else { return false }
         store.announceChanges(forKeys: replacements.keys)
         announceChanges(forKeys: shadowed)
         return true
     }
 
-    /// Every key of every layer, each with the value a read would give.
-    /// Not atomic across layers: each layer is listed at its own moment.
-    public func storedValues() throws -> [String: StoredValue] {
-        var merged: [String: StoredValue] = [:]
-        for layer in layers.reversed() {
-            merged.merge(try layer.store.storedValues()) { _, higher in higher }
+    /// Every key any layer lists, each with the value a read gives: the
+    /// value of the first layer that has the key, as that layer holds it.
+    ///
+    /// A layer that lists only part of what it holds (the environment lists
+    /// the keys already read) is still asked for every key listed anywhere,
+    /// so a value it shadows never shows through. A layer that can not list
+    /// (`.unsupported`) adds no keys but is asked too. Not atomic across
+    /// layers: each is read at its own moment.
+    public func storedEntries(_ access: BackendAccess) throws -> [String: StoredValue] {
+        try layeredEntries(access).mapValues(\.value)
+    }
+
+    /// What ``storedEntries(_:)`` gives, with the name of the layer each value comes from.
+    public func snapshot() throws -> StoreSnapshot {
+        let entries = try layeredEntries(.granted)
+        var snapshot = StoreSnapshot(
+            entries.mapValues(\.value),
+            secretKeys: Set(entries.keys.filter { isSecret(key: $0) }),
+            origins: entries.mapValues { layers[$0.layerIndex].name }
+        )
+        snapshot.decodingLayers = entries.mapValues { layers[$0.layerIndex].store }
+        return snapshot
+    }
+
+    private func layeredEntries(_ access: BackendAccess) throws -> [String: (value: StoredValue, layerIndex: Int)] {
+        var keys: Set<String> = []
+        for layer in layers {
+            do { keys.formUnion(try layer.store.storedEntries(access).keys) } catch let error as StorageError where error.code == .unsupported {
+                continue
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                throw StorageError(code: .storeFailure, reason: "layer \"\(layer.name)\" could not be listed.", underlyingError: error)
+            }
         }
-        return merged
+        var entries: [String: (value: StoredValue, layerIndex: Int)] = [:]
+        for key in keys {
+            if let found = try firstValue(forKey: key) { entries[key] = found }
+        }
+        return entries
     }
 
     /// Secret when any layer says so.
@@ -165,8 +197,8 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         layers.contains { $0.store.isSecret(key: key) }
     }
 
-    public var isWritable: Bool {
-        writeLayerIndex.map { layers[$0].store.isWritable } ?? false
+    public var isDefaultWriteLayer: Bool {
+        writeLayerIndex.map { layers[$0].store.isDefaultWriteLayer } ?? false
     }
 
     // MARK: Internals
@@ -174,7 +206,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     private func firstValue(forKey key: String) throws -> (value: StoredValue, layerIndex: Int)? {
         for (index, layer) in layers.enumerated() {
             let value: StoredValue?
-            do { value = try layer.store.storedValue(forKey: key) } catch {
+            do { value = try layer.store.storedValue(forKey: key, .granted) } catch {
                 throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "layer \"\(layer.name)\" could not be read.")
             }
             if let value, value != .null { return (value, index) }
@@ -219,11 +251,4 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         }
         return true
     }
-}
-
-/// Two stores as one: reads take `higher`'s value when it has the key, else
-/// `lower`'s; writes go to the first writable one. Sugar for a two-layer
-/// ``LayeredStore``.
-public func + (higher: some UnderlyingStorage, lower: some UnderlyingStorage) -> LayeredStore {
-    LayeredStore([higher, lower])
 }

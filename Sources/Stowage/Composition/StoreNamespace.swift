@@ -23,7 +23,7 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
         self.base = base
         self.keyPrefix = name + separator
         let prefix = keyPrefix
-        let token = base.observeKeyChanges { [weak self] change in
+        let token = base.observe { [weak self] change in
             guard let self else { return }
             switch change {
             case .allKeys:
@@ -51,7 +51,7 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
     /// the write layer loses them, so other layers' values show through.
     /// - Throws: ``StorageError`` when the base store can not list its keys or fails.
     public func removeAll() throws {
-        let keys = try base.storedValues().keys.filter { $0.hasPrefix(keyPrefix) }
+        let keys = try base.storedEntries(.granted).keys.filter { $0.hasPrefix(keyPrefix) }
         for key in keys {
             try base.writeRaw(nil, forKey: key)
             base.announceChange(forKey: key)
@@ -60,20 +60,20 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
 
     // MARK: UnderlyingStorage
 
-    public func storedValue(forKey key: String) throws -> StoredValue? {
-        try base.storedValue(forKey: baseKey(forKey: key))
+    public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
+        try base.storedValue(forKey: baseKey(forKey: key), access)
     }
 
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         try base.decodeValue(stored, as: type, forKey: baseKey(forKey: key))
     }
 
-    public func setStoredValue(_ value: StoredValue, forKey key: String) throws {
+    public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
         try base.writeRaw(value, forKey: baseKey(forKey: key))
         base.announceChange(forKey: baseKey(forKey: key))
     }
 
-    public func removeStoredValue(forKey key: String) throws {
+    public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
         try base.writeRaw(nil, forKey: baseKey(forKey: key))
         base.announceChange(forKey: baseKey(forKey: key))
     }
@@ -81,24 +81,24 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
     /// Atomic as the base store's own compare-and-swap is.
     public static var replacesAtomically: Bool { true }
 
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
-        guard try base.replaceStoredValue(forKey: baseKey(forKey: key), expecting: expected, with: newValue) else { return false }
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
+        guard try base.replaceStoredValue(forKey: baseKey(forKey: key), expecting: expected, with: newValue, access) else { return false }
         base.announceChange(forKey: baseKey(forKey: key))
         return true
     }
 
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         let baseReplacements = Dictionary(uniqueKeysWithValues: replacements.map { (baseKey(forKey: $0.key), $0.value) })
         let baseExpected = Dictionary(uniqueKeysWithValues: expected.map { (baseKey(forKey: $0.key), $0.value) })
-        guard try base.replaceStoredValues(expecting: baseExpected, with: baseReplacements) else { return false }
+        guard try base.replaceStoredValues(expecting: baseExpected, with: baseReplacements, access) else { return false }
         base.announceChanges(forKeys: baseReplacements.keys)
         return true
     }
 
     /// The base store's keys under the prefix, with the prefix removed.
-    public func storedValues() throws -> [String: StoredValue] {
+    public func storedEntries(_ access: BackendAccess) throws -> [String: StoredValue] {
         var values: [String: StoredValue] = [:]
-        for (key, value) in try base.storedValues() where key.hasPrefix(keyPrefix) {
+        for (key, value) in try base.storedEntries(access) where key.hasPrefix(keyPrefix) {
             values[String(key.dropFirst(keyPrefix.count))] = value
         }
         return values
@@ -108,7 +108,7 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
         base.isSecret(key: baseKey(forKey: key))
     }
 
-    public var isWritable: Bool { base.isWritable }
+    public var isDefaultWriteLayer: Bool { base.isDefaultWriteLayer }
 }
 
 extension UnderlyingStorage {

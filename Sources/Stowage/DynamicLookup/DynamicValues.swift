@@ -1,27 +1,62 @@
-/// `store.values.someKey`: read and write keys as properties, with the type inferred.
+/// `store.values.someKey`: read and write keys as properties.
+///
+/// Swift infers each key's type from the code around it, so name it where
+/// nothing else does:
 ///
 /// ```swift
-/// let count: Int? = store.values.launchCount
+/// let launches: Int? = store.values.launchCount   // nil while the key is absent
 /// store.values.launchCount = 5
-/// store.values.launchCount = Int?.none   // removes the key
+/// store.values.launchCount += 1                   // a number counts from zero
+/// store.values.launchCount = nil                  // removes the key
 /// ```
 ///
-/// Errors go to `StorageError.reportingHandler`; use
+/// `let n = store.values.launchCount` does not compile: the type is unknown.
+/// Numbers also read as non-optional, zero while the key is absent, so that
+/// `+=` works; `+=` reads and then writes, so for a count that several
+/// threads or processes change, use `reference(forKey:as:).modify`, which is
+/// atomic. Errors go to `StorageError.reportingHandler`; use
 /// ``UnderlyingStorage/value(forKey:as:)`` to handle them yourself.
 @dynamicMemberLookup
 public struct DynamicValues<Storage: UnderlyingStorage>: Sendable {
     public let storage: Storage
 
+    /// The value of `key` as `Value`, or `nil` when absent or unreadable; setting `nil` removes it.
     @inlinable
     public subscript<Value: Storable>(dynamicMember key: String) -> Value? {
-        get {
-            do { return try storage.value(forKey: key, as: Value.self) } catch {
-                StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read.").report()
-                return nil
+        get { readReporting(key, as: Value.self) }
+        nonmutating set {
+            storage.reference(forKey: key, as: Value.self).value = newValue
+        }
+    }
+
+    /// The number under `key`, zero while the key is absent or unreadable, so that `+=` works.
+    @inlinable
+    public subscript<Value: Storable & Numeric>(dynamicMember key: String) -> Value {
+        get { readReporting(key, as: Value.self) ?? .zero }
+        nonmutating set {
+            storage.reference(forKey: key, as: Value.self).value = newValue
+        }
+    }
+
+    /// `store.values.someKey = nil` removes the key, whatever its type.
+    public subscript(dynamicMember key: String) -> Never? {
+        @available(*, unavailable, message: "name the type of the value: let count: Int? = store.values.count")
+        get { nil }
+        nonmutating set {
+            do { try storage.removeValue(forKey: key) } catch {
+                StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be removed.").report()
             }
         }
-        nonmutating set {
-            storage.reference(forKey: key, as: Value.self).content = newValue
+    }
+}
+
+extension DynamicValues {
+    /// Reads `key`, reporting an error rather than throwing it.
+    @inlinable
+    func readReporting<Value: Storable>(_ key: String, as type: Value.Type) -> Value? {
+        do { return try storage.value(forKey: key, as: Value.self) } catch {
+            StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read.").report()
+            return nil
         }
     }
 }

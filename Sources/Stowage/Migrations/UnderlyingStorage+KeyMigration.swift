@@ -60,10 +60,10 @@ extension UnderlyingStorage {
         describing action: () -> String
     ) throws -> KeyMigrationOutcome {
         while true {
-            guard let old = try storedValue(forKey: oldKey), old != .null else { return .nothingToMigrate }
-            let existing = try storedValue(forKey: newKey)
+            guard let old = try storedValue(forKey: oldKey, .granted), old != .null else { return .nothingToMigrate }
+            let existing = try storedValue(forKey: newKey, .granted)
             if let existing, existing != .null {
-                if try replaceStoredValues(expecting: [oldKey: old, newKey: existing], with: [oldKey: nil]) {
+                if try replaceStoredValues(expecting: [oldKey: old, newKey: existing], with: [oldKey: nil], .granted) {
                     announceChange(forKey: oldKey)
                     return .keptNewValue
                 }
@@ -79,7 +79,7 @@ extension UnderlyingStorage {
                 )
             }
             let replacement: StoredValue? = converted == .null ? nil : converted
-            if try replaceStoredValues(expecting: [oldKey: old, newKey: existing], with: [oldKey: nil, newKey: replacement]) {
+            if try replaceStoredValues(expecting: [oldKey: old, newKey: existing], with: [oldKey: nil, newKey: replacement], .granted) {
                 announceChanges(forKeys: [oldKey, newKey])
                 return .migrated
             }

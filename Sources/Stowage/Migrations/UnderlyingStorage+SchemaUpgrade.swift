@@ -12,10 +12,10 @@ extension UnderlyingStorage {
             return try target.store.upgradeSchema(forKey: target.key, as: Value.self)
         }
         while true {
-            guard let stored = try storedValue(forKey: key), stored != .null else { return false }
+            guard let stored = try storedValue(forKey: key, .granted), stored != .null else { return false }
             guard VersionedEnvelope.open(stored).version != Value.schemaVersion else { return false }
             let upgraded = try decode(stored, as: Value.self, forKey: key).storedValue()
-            if try replaceStoredValue(forKey: key, expecting: stored, with: upgraded) {
+            if try replaceStoredValue(forKey: key, expecting: stored, with: upgraded, .granted) {
                 announceChange(forKey: key)
                 return true
             }

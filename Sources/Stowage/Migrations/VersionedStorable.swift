@@ -18,8 +18,8 @@
 /// without that envelope (written before the type was versioned) is version
 /// 1. A read upgrades in memory; ``UnderlyingStorage/upgradeSchema(forKey:as:)``
 /// writes the upgrade back. A version newer than ``schemaVersion`` (from a
-/// later release of the program) is an error, and the stored value is left
-/// as it is.
+/// later release of the program) is a `.migrationFailed` error, as a missing
+/// step is, and the stored value is left as it is.
 public protocol VersionedStorable: Codable, Storable {
     /// The version this program reads and writes; 1 is the first.
     static var schemaVersion: Int { get }
@@ -54,7 +54,7 @@ extension Storable where Self: VersionedStorable {
     static func upgraded(_ payload: StoredValue, from version: Int) throws -> StoredValue {
         guard version <= schemaVersion else {
             throw StorageError(
-                code: .invalidValue,
+                code: .migrationFailed,
                 reason: "the value has schema version \(version), newer than the \(schemaVersion) this program knows; it is left as it is."
             )
         }

@@ -1,4 +1,4 @@
-/// A change to a store, as the store-wide ``UnderlyingStorage/keyChanges`` stream reports it.
+/// A change to a store, as the store-wide ``UnderlyingStorage/changes`` stream reports it.
 public enum StoreChange: Sendable, Hashable {
     /// The value of one key changed (or may have: a write of an equal value counts).
     case key(String)

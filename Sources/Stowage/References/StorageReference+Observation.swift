@@ -115,7 +115,7 @@ extension StorageReference {
 
     /// Reads for observers through the cache, so a burst of observers costs one decode.
     private func currentResultForObservers() -> (ReadResult<Value>, ReferenceObserver<Value>.Delivered) {
-        let result = read()
+        let result = readResult()
         return (result, ReferenceObserver<Value>.Delivered(result))
     }
 }

@@ -6,9 +6,9 @@ extension StorageReference {
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
     @inlinable
-    public func value() throws -> Value? {
+    public func read() throws -> Value? {
         core.trackAccess()
-        switch read() {
+        switch readResult() {
         case .absent: return nil
         case .present(let value): return value
         case .failed(let error): throw error
@@ -19,13 +19,13 @@ extension StorageReference {
     @inlinable
     public var hasStoredValue: Bool {
         core.trackAccess()
-        if case .absent = read() { return false }
+        if case .absent = readResult() { return false }
         return true
     }
 
     /// The cached result, or a fresh read that fills the cache unless a change raced it.
     @inlinable @inline(__always)
-    package func read() -> ReadResult<Value> {
+    package func readResult() -> ReadResult<Value> {
         if let value = core.fastValue() { return .present(value) }
         if let cached = core.cachedRead().0 { return cached }
         return readAndCache()

@@ -43,7 +43,7 @@ extension StorageReference {
     func modify<Result>(replacingUnreadable: Bool, _ body: (inout Value?) throws -> Result) throws -> Result {
         while true {
             let current: StoredValue?
-            do { current = try storage.storedValue(forKey: key) } catch { throw storageError(from: error, reading: true) }
+            do { current = try storage.storedValue(forKey: key, .granted) } catch { throw storageError(from: error, reading: true) }
             var value: Value?
             do {
                 value = try current.flatMap { $0 == .null ? nil : try storage.decode($0, as: Value.self, forKey: key) }
@@ -57,7 +57,7 @@ extension StorageReference {
             let ticket = takeWriteTicket()
             let replaced: Bool
             do {
-                replaced = try storage.replaceStoredValue(forKey: key, expecting: current, with: replacement)
+                replaced = try storage.replaceStoredValue(forKey: key, expecting: current, with: replacement, .granted)
             } catch {
                 didWrite(nil, ticket: ticket)
                 throw storageError(from: error, reading: false)

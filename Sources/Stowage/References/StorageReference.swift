@@ -11,7 +11,7 @@ public import Synchronization
 ///
 /// ```swift
 /// let launches = store.reference(forKey: "launchCount", as: Int.self)
-/// launches.content = 3
+/// launches.value = 3
 /// try launches.modify(default: 0) { $0 += 1 }
 /// for await count in launches.changes { print(count ?? 0) }
 /// ```
@@ -43,10 +43,10 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
     /// as `Value` (the error goes to ``lastError`` and `StorageError.reportingHandler`).
     /// Setting `nil` removes the key; a failed write is reported the same way.
     @inlinable
-    public var content: Value? {
+    public var value: Value? {
         get {
             core.trackAccess()
-            return read().value
+            return readResult().value
         }
         set {
             do { try set(newValue) } catch { reportFailure(error) }
@@ -60,7 +60,7 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
 
     /// Reads through the value: `settings.$profile.name`.
     public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member? {
-        content?[keyPath: keyPath]
+        value?[keyPath: keyPath]
     }
 }
 

@@ -12,34 +12,49 @@
 /// ```
 public struct StoreSnapshot: Sendable, Equatable {
     /// Every key and its value.
-    public private(set) var values: [String: StoredValue]
+    public private(set) var entries: [String: StoredValue]
     /// The keys whose values descriptions never show.
     public private(set) var secretKeys: Set<String>
+    /// For a snapshot of a ``LayeredStore``, the name of the layer each
+    /// key's value comes from; empty for other stores.
+    public private(set) var origins: [String: String]
+    /// The store that turns the snapshot's values into typed ones as it
+    /// reads them (the environment parses its text), and for a layered
+    /// store's snapshot the layer each key came from.
+    var decodingStore: (any UnderlyingStorage)?
+    var decodingLayers: [String: any UnderlyingStorage] = [:]
 
-    public init(_ values: [String: StoredValue] = [:], secretKeys: Set<String> = []) {
-        self.values = values
+    public init(_ entries: [String: StoredValue] = [:], secretKeys: Set<String> = [], origins: [String: String] = [:]) {
+        self.entries = entries
         self.secretKeys = secretKeys
+        self.origins = origins
     }
 
     /// The keys, sorted.
-    public var keys: [String] { values.keys.sorted() }
+    public var keys: [String] { entries.keys.sorted() }
 
-    public var count: Int { values.count }
+    public var count: Int { entries.count }
 
-    public var isEmpty: Bool { values.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty }
 
     /// The value of `key`; setting changes this copy only.
     public subscript(key: String) -> StoredValue? {
-        get { values[key] }
-        set { values[key] = newValue }
+        get { entries[key] }
+        set {
+            entries[key] = newValue
+            origins[key] = nil
+            decodingLayers[key] = nil
+        }
     }
 
-    /// The value of `key` read as `Value`, or `nil` when absent.
+    /// The value of `key` read as `Value`, or `nil` when absent; read as the
+    /// store it came from reads it (`"5.0"` from the environment is a `Double`).
     /// - Throws: ``StorageError`` when the value is not a `Value`.
     public func value<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value? {
-        guard let stored = values[key], stored != .null else { return nil }
+        guard let stored = entries[key], stored != .null else { return nil }
         do {
-            return try Value(storedValue: stored)
+            guard let store = decodingLayers[key] ?? decodingStore else { return try Value(storedValue: stored) }
+            return try store.decodeValue(stored, as: Value.self, forKey: key)
         } catch {
             throw StorageError.wrapping(error, key: key, code: .typeMismatch, reason: "the snapshot's value could not be read as \(Value.self).")
         }
@@ -47,12 +62,12 @@ public struct StoreSnapshot: Sendable, Equatable {
 
     /// The keys added, removed or changed between `other` and this snapshot, sorted.
     public func changedKeys(comparedWith other: StoreSnapshot) -> [String] {
-        Set(values.keys).union(other.values.keys).filter { values[$0] != other.values[$0] }.sorted()
+        Set(entries.keys).union(other.entries.keys).filter { entries[$0] != other.entries[$0] }.sorted()
     }
 
-    /// Equal when they hold the same keys with equal values.
+    /// Equal when they hold the same keys with equal values, wherever they came from.
     public static func == (lhs: StoreSnapshot, rhs: StoreSnapshot) -> Bool {
-        lhs.values == rhs.values
+        lhs.entries == rhs.entries
     }
 }
 
@@ -64,9 +79,10 @@ extension StoreSnapshot: ExpressibleByDictionaryLiteral {
 }
 
 extension StoreSnapshot: CustomStringConvertible, CustomDebugStringConvertible {
-    /// One `key = value` line per key, sorted, with secret values shown as `<redacted>`.
+    /// One `key = value` line per key, sorted, with secret values shown as
+    /// `<redacted>` and, for a layered store, the layer it comes from.
     public var description: String {
-        let lines = keys.map { key in "\(key) = \(secretKeys.contains(key) ? "<redacted>" : values[key]!.description)" }
+        let lines = keys.map { key in "\(key) = \(shownValue(forKey: key))" + (origins[key].map { " (from \($0))" } ?? "") }
         return "StoreSnapshot(\(count) \(count == 1 ? "key" : "keys"))" + lines.map { "\n  " + $0 }.joined()
     }
 
@@ -76,6 +92,14 @@ extension StoreSnapshot: CustomStringConvertible, CustomDebugStringConvertible {
 extension StoreSnapshot: CustomReflectable {
     /// What `dump` shows: the description, so secrets stay hidden there too.
     public var customMirror: Mirror {
-        Mirror(self, children: keys.map { key in (label: key, value: secretKeys.contains(key) ? "<redacted>" : values[key]!.description) as Mirror.Child })
+        Mirror(self, children: keys.map { key in (label: key, value: shownValue(forKey: key)) as Mirror.Child })
+    }
+}
+
+extension StoreSnapshot {
+    /// The value's description, or `<redacted>` for a secret key.
+    private func shownValue(forKey key: String) -> String {
+        guard !secretKeys.contains(key), let value = entries[key] else { return "<redacted>" }
+        return value.description
     }
 }

@@ -29,7 +29,7 @@ extension UnderlyingStorage {
             let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: ObjectIdentifier(self), key: key)
         {
             // The registry matched the exact reference type, so the downcast can not be wrong.
-            return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).value()
+            return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).read()
         }
         return try readValue(forKey: key, as: Value.self)
     }
@@ -49,7 +49,7 @@ extension UnderlyingStorage {
     }
 
     /// Every change to this store, as an independent stream per access.
-    public var keyChanges: AsyncStream<StoreChange> {
+    public var changes: AsyncStream<StoreChange> {
         StoreChangeBroadcaster.shared.stream(for: self)
     }
 
@@ -59,7 +59,7 @@ extension UnderlyingStorage {
     /// For stores built on other stores (a layered store, a namespace), which
     /// must pass a change on before the write that caused it returns. The
     /// handler runs under no Stowage lock. Keep the token as long as you observe.
-    public func observeKeyChanges(_ handler: @escaping @Sendable (StoreChange) -> Void) -> ObservationToken {
+    public func observe(_ handler: @escaping @Sendable (StoreChange) -> Void) -> ObservationToken {
         StoreChangeBroadcaster.shared.addHandler(for: self, handler)
     }
 }

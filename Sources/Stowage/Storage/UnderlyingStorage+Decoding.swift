@@ -15,7 +15,7 @@ extension UnderlyingStorage {
     @inlinable
     package func readValue<Value: Storable>(forKey key: String, as type: Value.Type) throws -> Value? {
         let stored: StoredValue?
-        do { stored = try storedValue(forKey: key) } catch {
+        do { stored = try storedValue(forKey: key, .granted) } catch {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read by the store.")
         }
         guard let stored, stored != .null else { return nil }

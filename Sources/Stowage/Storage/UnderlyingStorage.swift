@@ -1,40 +1,45 @@
-/// The protocol a store conforms to.
+/// The protocol a store conforms to: what a store implements, and what app
+/// code uses, kept apart.
 ///
-/// A store keeps `StoredValue`s by key. It implements three methods; Stowage
-/// builds everything else on them: cached ``StorageReference``s, the ``Stored``
-/// property wrapper, `store.values.someKey`, typed keys and observation.
+/// A store keeps `StoredValue`s by key. It implements three requirements;
+/// Stowage builds everything else on them: cached ``StorageReference``s, the
+/// ``Stored`` property wrapper, `store.values.someKey`, typed keys, snapshots
+/// and observation.
 ///
 /// ```swift
 /// final class DictionaryStore: UnderlyingStorage {
 ///     private let entries = Locked<[String: StoredValue]>([:])
-///     func storedValue(forKey key: String) -> StoredValue? { entries.withLock { $0[key] } }
-///     func setStoredValue(_ value: StoredValue, forKey key: String) { entries.withLock { $0[key] = value } }
-///     func removeStoredValue(forKey key: String) { entries.withLock { $0[key] = nil } }
+///     func storedValue(forKey key: String, _: BackendAccess) -> StoredValue? { entries.withLock { $0[key] } }
+///     func setStoredValue(_ value: StoredValue, forKey key: String, _: BackendAccess) { entries.withLock { $0[key] = value } }
+///     func removeStoredValue(forKey key: String, _: BackendAccess) { entries.withLock { $0[key] = nil } }
 /// }
 /// ```
+///
+/// The requirements that read or change data take a ``BackendAccess``, which
+/// only Stowage can make: app code can not call them, so it can not write
+/// around the caches of references and the observers that Stowage keeps
+/// coherent. App code reads, writes, removes, observes and lists through
+/// `value(forKey:)`, `set(_:forKey:)`, `removeValue(forKey:)`, `observe(_:)`,
+/// `snapshot()`, references and wrappers.
 ///
 /// Writes made through Stowage are announced to references and observers by
 /// Stowage itself. A store announces only the changes that happen behind
 /// Stowage's back (another process, a reload, a bulk operation) with
-/// ``announceChanges(forKeys:)``.
-///
-/// Programs read and write through the public API (`value(forKey:)`,
-/// `set(_:forKey:)`, references and wrappers), not through these
-/// requirements: the public API keeps caches coherent and notifies observers.
-/// A store's own methods, in turn, must not call back into that API: unless
-/// the store declares ``replacesAtomically``, Stowage calls them under a
-/// per-key lock. A store that wraps another calls the inner store's
-/// requirements directly and announces what changed.
+/// ``announceChanges(forKeys:)``. A store's requirements must not call back
+/// into the app API: unless the store declares ``replacesAtomically``,
+/// Stowage calls them under a per-key lock. A store that wraps another calls
+/// the inner store's requirements, passing on the access it was given, and
+/// announces what changed.
 public protocol UnderlyingStorage: AnyObject, Sendable {
     /// The value kept for `key`, or `nil` when the key is absent.
-    /// - Throws: when the store can not be read; Stowage reports it as a ``StorageError``.
-    func storedValue(forKey key: String) throws -> StoredValue?
+    /// - Throws: when the store can not be read; Stowage reports it as a ``StorageError`` naming the key.
+    func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue?
 
     /// Keeps `value` for `key`, replacing any previous value.
-    func setStoredValue(_ value: StoredValue, forKey key: String) throws
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws
 
     /// Removes `key`; removing an absent key is not an error.
-    func removeStoredValue(forKey key: String) throws
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) throws
 
     /// Replaces the value for `key` with `newValue` (`nil` removes it) only if
     /// the current value equals `expected` (`nil` meaning absent), atomically.
@@ -45,7 +50,7 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// this process; override it when the store can do better (one lock of its
     /// own, or a lock shared with other processes).
     /// - Returns: whether the value was replaced.
-    func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool
+    func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool
 
     /// Turns a value this store holds for `key` into `Value`.
     ///
@@ -66,25 +71,36 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// other processes, overrides it.
     /// - Parameter replacements: the new value per key; `nil` removes the key.
     /// - Returns: whether the values were replaced.
-    func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool
+    func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool
 
-    /// Every key and its value, at one moment, for snapshots, listings and a
+    /// Every key and its value, at one moment, for snapshots and a
     /// namespace's `removeAll()`.
     ///
     /// The default throws a ``StorageError`` with code `.unsupported`: a store
     /// that can list what it holds implements it.
-    func storedValues() throws -> [String: StoredValue]
+    func storedEntries(_ access: BackendAccess) throws -> [String: StoredValue]
+
+    /// Every key and value the store lists, at one moment, with its secret
+    /// keys marked: the app's way to list a store.
+    ///
+    /// The default builds it from ``storedEntries(_:)`` and ``isSecret(key:)``;
+    /// a store that knows more (a layered store, where each value comes from)
+    /// adds it here.
+    /// - Throws: ``StorageError`` with code `.unsupported` when the store can not list its keys.
+    func snapshot() throws -> StoreSnapshot
 
     /// Whether the value of `key` must never be shown: descriptions of
     /// snapshots redact it. The default is `false`.
     func isSecret(key: String) -> Bool
 
-    /// Whether this store is the home of the values written to it. A layered
-    /// store writes to its first writable layer. `false` does not make writes
-    /// fail; it marks a store that is a source of settings rather than where
-    /// they are kept (the environment, a snapshot, a file opened read-only).
-    /// The default is `true`.
-    var isWritable: Bool { get }
+    /// Whether a ``LayeredStore`` built with `writingTo: .automatic` may pick
+    /// this store as the layer its writes go to (it picks the first that is).
+    ///
+    /// It is about layering only and refuses nothing: `false` marks a source
+    /// of settings rather than where they are kept (the environment, whose
+    /// writes last only in this process), and a write made to such a store
+    /// directly still goes through. The default is `true`.
+    var isDefaultWriteLayer: Bool { get }
 
     /// Whether this store's ``replaceStoredValue(forKey:expecting:with:)`` is
     /// atomic with its own writes. When it is, Stowage takes no lock of its own
@@ -98,15 +114,15 @@ extension UnderlyingStorage {
 
     public func isSecret(key: String) -> Bool { false }
 
-    public var isWritable: Bool { true }
+    public var isDefaultWriteLayer: Bool { true }
 
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         try Value(storedValue: stored)
     }
 
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
         try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
-            guard try storedValue(forKey: key) == expected else { return false }
+            guard try storedValue(forKey: key, .granted) == expected else { return false }
             try applyRaw(newValue, forKey: key)
             return true
         }
@@ -116,9 +132,9 @@ extension UnderlyingStorage {
     @inlinable
     func applyRaw(_ value: StoredValue?, forKey key: String) throws {
         if let value {
-            try setStoredValue(value, forKey: key)
+            try setStoredValue(value, forKey: key, .granted)
         } else {
-            try removeStoredValue(forKey: key)
+            try removeStoredValue(forKey: key, .granted)
         }
     }
 

@@ -9,7 +9,11 @@ import Foundation
 ///
 /// Dates are written as ISO 8601 text and data as base64 text, the forms the
 /// built-in `Storable` conformances read back, so typed values round-trip
-/// even through a format that has neither.
+/// even through a format that has neither. A format may not tell a whole
+/// double from an integer (`2.0` comes back as `2`), which reads back as the
+/// same `Double`; `-0.0` keeps its sign. Infinity and NaN go through only
+/// where the encoder takes them (`PropertyListEncoder` does; `JSONEncoder`
+/// needs its `nonConformingFloatEncodingStrategy`).
 extension StoredValue: Codable {
     public init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
@@ -30,7 +34,12 @@ extension StoredValue: Codable {
         } else if let value = try? single.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? single.decode(Int64.self) {
-            self = .signedInteger(value)
+            // An encoder may write -0.0 as "-0", which decodes as the integer 0: only a Double keeps the sign.
+            if value == 0, let double = try? single.decode(Double.self), double.sign == .minus {
+                self = .double(double)
+            } else {
+                self = .signedInteger(value)
+            }
         } else if let value = try? single.decode(UInt64.self) {
             self = .unsignedInteger(value)
         } else if let value = try? single.decode(Double.self) {
@@ -55,6 +64,10 @@ extension StoredValue: Codable {
             case .bool(let value): try container.encode(value)
             case .signedInteger(let value): try container.encode(value)
             case .unsignedInteger(let value): try container.encode(value)
+            case .double(let value) where value == 0 && value.sign == .plus:
+                // Binary property lists share one object among equal numbers, and 0.0 == -0.0:
+                // as an integer, a positive zero can not take the sign of a -0.0 elsewhere in the file.
+                try container.encode(0 as Int64)
             case .double(let value): try container.encode(value)
             case .string(let value): try container.encode(value)
             case .data(let value): try container.encode(value.base64EncodedString())

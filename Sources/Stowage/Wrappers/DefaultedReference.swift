@@ -52,7 +52,7 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
             }
         }
         nonmutating set {
-            reference.content = newValue
+            reference.value = newValue
         }
     }
 
@@ -88,8 +88,8 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     }
 
     /// Removes the key, so reads yield the default again.
-    public func reset() {
-        reference.content = nil
+    public func remove() {
+        reference.value = nil
     }
 
     /// The current value, then every change, with the default standing in for an absent key.

@@ -39,14 +39,14 @@ public struct Stored<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     ///   - wrappedValue: the default, evaluated whenever it is needed.
     ///   - key: the key in the store.
     ///   - storage: the store.
-    ///   - persistDefault: write the default into the store when a read finds the key absent.
+    ///   - persistsDefault: write the default into the store when a read finds the key absent.
     public init(
         wrappedValue: @autoclosure @escaping @Sendable () -> Value,
         _ key: String,
         in storage: Storage,
-        persistDefault: Bool = false
+        persistsDefault: Bool = false
     ) {
-        projectedValue = DefaultedReference(storage.reference(forKey: key), default: wrappedValue, persistsDefault: persistDefault)
+        projectedValue = DefaultedReference(storage.reference(forKey: key), default: wrappedValue, persistsDefault: persistsDefault)
     }
 
     /// An optional property for `key` in `storage`: `nil` while the key is absent.
@@ -55,15 +55,15 @@ public struct Stored<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     }
 
     /// A property for a typed key in `storage`, with the key's default.
-    public init(_ key: StorageKey<Value>, in storage: Storage, persistDefault: Bool = false) {
-        projectedValue = storage.reference(for: key).persistingDefault(persistDefault)
+    public init(_ key: StorageKey<Value>, in storage: Storage, persistsDefault: Bool = false) {
+        projectedValue = storage.reference(for: key).persistingDefault(persistsDefault)
     }
 }
 
 extension Stored where Storage: DefaultInstanceProviding {
     /// A property for `key` in the store's default instance.
-    public init(wrappedValue: @autoclosure @escaping @Sendable () -> Value, _ key: String, persistDefault: Bool = false) {
-        self.init(wrappedValue: wrappedValue(), key, in: .default, persistDefault: persistDefault)
+    public init(wrappedValue: @autoclosure @escaping @Sendable () -> Value, _ key: String, persistsDefault: Bool = false) {
+        self.init(wrappedValue: wrappedValue(), key, in: .default, persistsDefault: persistsDefault)
     }
 
     /// An optional property for `key` in the store's default instance.
@@ -72,8 +72,8 @@ extension Stored where Storage: DefaultInstanceProviding {
     }
 
     /// A property for a typed key in the store's default instance.
-    public init(_ key: StorageKey<Value>, persistDefault: Bool = false) {
-        self.init(key, in: .default, persistDefault: persistDefault)
+    public init(_ key: StorageKey<Value>, persistsDefault: Bool = false) {
+        self.init(key, in: .default, persistsDefault: persistsDefault)
     }
 }
 

@@ -67,20 +67,54 @@ package struct DotEnvParser {
         return assignments
     }
 
+    /// Every assignment in the text, skipping each line that is not one
+    /// (`KEY: value`, a name without `=`, a quoted name, a quote never
+    /// closed), as python-dotenv and the Node dotenv package do.
+    /// - Returns: the assignments, and why each skipped line was skipped.
+    package static func parseSkippingMalformedLines(
+        _ text: String, lookup: (_ name: String, _ assignedSoFar: [String: String]) -> String?
+    ) -> (assignments: [Assignment], skippedLines: [SyntaxError]) {
+        var parser = DotEnvParser(text)
+        var assignments: [Assignment] = []
+        var skipped: [SyntaxError] = []
+        var assigned: [String: String] = [:]
+        while true {
+            parser.skipBlankAndCommentLines()
+            let (start, startLine) = (parser.index, parser.line)
+            do {
+                guard let assignment = try parser.nextAssignment(lookup: { lookup($0, assigned) }) else { break }
+                assignments.append(assignment)
+                assigned[assignment.name] = assignment.value
+            } catch {
+                skipped.append(SyntaxError(line: startLine, problem: error.problem))
+                // Only the line the assignment started on is dropped; the lines after it are read again.
+                parser.index = start
+                parser.line = startLine
+                parser.skipToLineEnd()
+            }
+        }
+        return (assignments, skipped)
+    }
+
     private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
 
-    private mutating func nextAssignment(lookup: (String) -> String?) throws(SyntaxError) -> Assignment? {
+    private mutating func skipBlankAndCommentLines() {
         while true {
             skipSpaces()
-            guard let scalar = current else { return nil }
+            guard let scalar = current else { return }
             if isLineEnd(scalar) {
                 consumeLineEnd()
             } else if scalar == "#" {
                 skipToLineEnd()
             } else {
-                break
+                return
             }
         }
+    }
+
+    private mutating func nextAssignment(lookup: (String) -> String?) throws(SyntaxError) -> Assignment? {
+        skipBlankAndCommentLines()
+        guard current != nil else { return nil }
         let startLine = line
         var name = readName()
         if name == "export", let scalar = current, scalar == " " || scalar == "\t" {

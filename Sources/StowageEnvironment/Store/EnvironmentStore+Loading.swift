@@ -15,16 +15,21 @@ extension EnvironmentStore {
         guard let dotEnvFile else { return environment }
         guard let text = try readText(of: dotEnvFile) else { return environment }
         let overrides = dotEnvFile.overridesEnvironment
+        let path = dotEnvFile.url.path(percentEncoded: false)
+        let lookup = { (name: String, assignedSoFar: [String: String]) in
+            overrides ? (assignedSoFar[name] ?? environment[name]) : (environment[name] ?? assignedSoFar[name])
+        }
         let assignments: [DotEnvParser.Assignment]
-        do {
-            assignments = try DotEnvParser.parse(text) { name, assignedSoFar in
-                overrides ? (assignedSoFar[name] ?? environment[name]) : (environment[name] ?? assignedSoFar[name])
+        if dotEnvFile.skipsMalformedLines {
+            let parsed = DotEnvParser.parseSkippingMalformedLines(text, lookup: lookup)
+            for skipped in parsed.skippedLines {
+                StorageError(code: .invalidDotEnv, reason: "the .env file \(path): line \(skipped.line) was skipped: \(skipped.problem).").report()
             }
-        } catch {
-            throw StorageError(
-                code: .invalidDotEnv,
-                reason: "the .env file \(dotEnvFile.url.path(percentEncoded: false)) has a syntax error on line \(error.line): \(error.problem)."
-            )
+            assignments = parsed.assignments
+        } else {
+            do { assignments = try DotEnvParser.parse(text, lookup: lookup) } catch {
+                throw StorageError(code: .invalidDotEnv, reason: "the .env file \(path) has a syntax error on line \(error.line): \(error.problem).")
+            }
         }
         var merged = environment
         for assignment in assignments where overrides || environment[assignment.name] == nil {

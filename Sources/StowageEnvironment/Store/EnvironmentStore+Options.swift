@@ -47,11 +47,18 @@ extension EnvironmentStore {
         /// the environment; by default the environment wins, so a deployment
         /// can override what a checked-in `.env` file says.
         public var overridesEnvironment: Bool
+        /// Whether a line that is not an assignment (`KEY: value`, a name
+        /// without `=`, a quoted name) is skipped, as other dotenv tools do,
+        /// rather than failing the whole file. Each skipped line is reported
+        /// through `StorageError.reportingHandler` with its line number. By
+        /// default such a line is an error: a typo should not hide a setting.
+        public var skipsMalformedLines: Bool
 
-        public init(url: URL, isRequired: Bool = false, overridesEnvironment: Bool = false) {
+        public init(url: URL, isRequired: Bool = false, overridesEnvironment: Bool = false, skipsMalformedLines: Bool = false) {
             self.url = url
             self.isRequired = isRequired
             self.overridesEnvironment = overridesEnvironment
+            self.skipsMalformedLines = skipsMalformedLines
         }
     }
 }

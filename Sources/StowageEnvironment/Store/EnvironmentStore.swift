@@ -69,8 +69,13 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
     /// - Parameters:
     ///   - isRequired: whether a missing file is an error; by default it reads as empty.
     ///   - overridesEnvironment: whether the file wins over the environment; by default the environment wins.
-    public convenience init(dotEnv url: URL, isRequired: Bool = false, overridesEnvironment: Bool = false, options: Options = Options()) throws {
-        try self.init(dotEnv: DotEnvFile(url: url, isRequired: isRequired, overridesEnvironment: overridesEnvironment), options: options)
+    ///   - skipsMalformedLines: whether a line that is not an assignment is skipped and reported; by default it is an error.
+    public convenience init(
+        dotEnv url: URL, isRequired: Bool = false, overridesEnvironment: Bool = false, skipsMalformedLines: Bool = false,
+        options: Options = Options()
+    ) throws {
+        let file = DotEnvFile(url: url, isRequired: isRequired, overridesEnvironment: overridesEnvironment, skipsMalformedLines: skipsMalformedLines)
+        try self.init(dotEnv: file, options: options)
     }
 
     private init(source: Source, dotEnvFile: DotEnvFile?, variables: [String: String], options: Options) {
@@ -131,25 +136,25 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
 
     // MARK: UnderlyingStorage
 
-    public func storedValue(forKey key: String) throws -> StoredValue? {
+    public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
         try state.withLock { state in
             let name = try claimName(forKey: key, in: &state)
             return state.storedValue(forName: name)
         }
     }
 
-    public func setStoredValue(_ value: StoredValue, forKey key: String) throws {
+    public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
         try write(.set(value), forKey: key)
     }
 
-    public func removeStoredValue(forKey key: String) throws {
+    public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
         try write(.removed, forKey: key)
     }
 
     /// Writes and compare-and-swap share the store's lock, so Stowage needs none around them.
     public static let replacesAtomically = true
 
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
         try refuseValueWithoutText(newValue, forKey: key)
         let entry: EnvironmentState.OverlayEntry = newValue.map { .set($0) } ?? .removed
         return try state.withLock { state in
@@ -161,7 +166,7 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
     }
 
     /// Atomic under the store's lock, like the one-key version.
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         for (key, value) in replacements { try refuseValueWithoutText(value, forKey: key) }
         return try state.withLock { state in
             for (key, value) in expected where state.storedValue(forName: try claimName(forKey: key, in: &state)) != value {
@@ -177,7 +182,7 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
     /// The variables this store has a key for, each under that key: every
     /// variable with the `.exact` mapping; with the others, which can not be
     /// reversed, the keys read or written through the store so far.
-    public func storedValues() -> [String: StoredValue] {
+    public func storedEntries(_ access: BackendAccess) -> [String: StoredValue] {
         state.withLock { state in
             var values: [String: StoredValue] = [:]
             let names = Set(state.variables.keys).union(state.overlay.keys)
@@ -191,7 +196,7 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
 
     /// The environment is a source of settings, not their home: writes stay
     /// in this process, so a layered store does not pick it to write to.
-    public var isWritable: Bool { false }
+    public var isDefaultWriteLayer: Bool { false }
 
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         // Values this store wrote keep their type; only text is parsed for the type read.

@@ -94,7 +94,7 @@ public struct JSONFileTransaction: Sendable {
     }
 
     /// The value for `key` as the transaction sees it, its own writes included.
-    public mutating func storedValue(forKey key: String) -> StoredValue? {
+    private mutating func storedValue(forKey key: String) -> StoredValue? {
         let value = layout.value(forKey: key, in: values)
         if reads[key] == nil, !writes.contains(where: { $0.key == key }) { reads[key] = .some(value) }
         return value

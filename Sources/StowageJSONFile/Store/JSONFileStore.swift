@@ -67,36 +67,31 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
         backing.state.withLock { $0.readOnlyReason }
     }
 
-    /// Every key and value, as they are now (pending changes included).
-    public var allValues: [String: StoredValue] {
-        backing.state.withLock { $0.visible }
-    }
-
     // MARK: UnderlyingStorage
 
-    public func storedValue(forKey key: String) -> StoredValue? {
+    public func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
         backing.storedValue(forKey: key)
     }
 
-    public func setStoredValue(_ value: StoredValue, forKey key: String) throws {
+    public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
         try write(value, forKey: key)
     }
 
-    public func removeStoredValue(forKey key: String) throws {
+    public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
         try write(nil, forKey: key)
     }
 
     /// Atomic with every write to the file in every process: it rereads the
     /// file under the cross-process lock and writes before returning, so
     /// `modify` never loses an update, even against another process.
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?) throws -> Bool {
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
         let (replaced, changed) = try backing.replace(expecting: [key: expected], with: [(key, newValue)])
         backing.announce(changed, exceptKey: key, to: self)
         return replaced
     }
 
     /// Atomic with every write to the file in every process, like the one-key version.
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?]) throws -> Bool {
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         let ordered = replacements.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
         let (replaced, changed) = try backing.replace(expecting: expected, with: ordered)
         backing.announce(changed)
@@ -106,8 +101,8 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
     /// Every key and value, pending changes included. In the nested layout
     /// the keys are the paths of the values that are not objects (and of
     /// empty objects), so that writing them back rebuilds the same file.
-    public func storedValues() -> [String: StoredValue] {
-        let document = allValues
+    public func storedEntries(_ access: BackendAccess) -> [String: StoredValue] {
+        let document = backing.state.withLock { $0.visible }
         guard case .nested(let separator) = options.keyLayout, !separator.isEmpty else { return document }
         var leaves: [String: StoredValue] = [:]
         func collect(_ members: [String: StoredValue], under prefix: String) {

@@ -33,8 +33,8 @@ struct ConvergenceCheck {
             differences = []
             for key in sharedKeys {
                 let inFile = members[key]
-                if flat.storedValue(forKey: key) != inFile { differences.append("flat store's \(key)") }
-                if nested.storedValue(forKey: key) != inFile { differences.append("nested store's \(key)") }
+                if flat.storedValue(forKey: key, .granted) != inFile { differences.append("flat store's \(key)") }
+                if nested.storedValue(forKey: key, .granted) != inFile { differences.append("nested store's \(key)") }
             }
             for counter in 0..<SoakKeys.counterCount {
                 let inFile = members[SoakKeys.counter(counter)].flatMap { try? Int(storedValue: $0) } ?? 0

@@ -20,14 +20,14 @@ extension StorageConformanceSuite {
         for (expected, replacement, mustReplace, after) in steps {
             let call = "replaceStoredValue(forKey: \"\(key)\", expecting: \(describe(expected)), with: \(describe(replacement)))"
             let before: String
-            do { before = describe(try storage.storedValue(forKey: key)) } catch { before = "a value that could not be read" }
-            guard let replaced = recorder.attempt(call, { try storage.replaceStoredValue(forKey: key, expecting: expected, with: replacement) }) else {
+            do { before = describe(try storage.storedValue(forKey: key, .granted)) } catch { before = "a value that could not be read" }
+            guard let replaced = recorder.attempt(call, { try storage.replaceStoredValue(forKey: key, expecting: expected, with: replacement, .granted) }) else {
                 return
             }
             recorder.expect(
                 replaced == mustReplace,
                 "\(call) returned \(replaced) while the key held \(before); expected \(mustReplace).")
-            if let current = recorder.attempt("storedValue(forKey:) after \(call)", { try storage.storedValue(forKey: key) }) {
+            if let current = recorder.attempt("storedValue(forKey:) after \(call)", { try storage.storedValue(forKey: key, .granted) }) {
                 recorder.expect(
                     current == after,
                     "After \(call) on a key holding \(before), storedValue(forKey:) returned \(describe(current)); expected \(describe(after)).")
@@ -65,7 +65,7 @@ extension StorageConformanceSuite {
         }
         let work = "\(tasks) tasks each made \(iterations) modify increments of \"\(key)\""
         let context = "After \(work)"
-        if let stored = recorder.attempt("\(context), storedValue(forKey:)", { try storage.storedValue(forKey: key) }) {
+        if let stored = recorder.attempt("\(context), storedValue(forKey:)", { try storage.storedValue(forKey: key, .granted) }) {
             recorder.expect(
                 stored == .signedInteger(Int64(total)),
                 "\(context), storedValue(forKey:) returned \(describe(stored)); expected \(total). A lost update means "
@@ -98,7 +98,7 @@ extension StorageConformanceSuite {
             for iteration in 0..<iterations {
                 let key = "concurrency.distinct.\(task).\(iteration)"
                 let value = "task \(task), iteration \(iteration)"
-                if let stored = recorder.attempt("Reading \"\(key)\" after the concurrent writes", { try storage.storedValue(forKey: key) }) {
+                if let stored = recorder.attempt("Reading \"\(key)\" after the concurrent writes", { try storage.storedValue(forKey: key, .granted) }) {
                     recorder.expect(
                         stored == .string(value),
                         "After \(tasks) tasks concurrently wrote \(iterations) keys each, \"\(key)\" held \(describe(stored)); "
@@ -150,9 +150,9 @@ extension StorageConformanceSuite {
                     let path = ["storedValue(forKey:)", "value(forKey:as:)", "a reference's value()"][reader % 3]
                     let read: [String: Int]?? = recorder.attempt("Reader \(reader) reading through \(path) during writes") {
                         switch reader % 3 {
-                        case 0: try storage.storedValue(forKey: key).map { try [String: Int](storedValue: $0) }
+                        case 0: try storage.storedValue(forKey: key, .granted).map { try [String: Int](storedValue: $0) }
                         case 1: try storage.value(forKey: key, as: [String: Int].self)
-                        default: try reference.value()
+                        default: try reference.read()
                         }
                     }
                     guard let read else { return }

@@ -10,7 +10,7 @@ extension StorageConformanceSuite {
         ) { try storage.value(forKey: key, as: Int.self) }
         expectError(
             key: key, type: "Int", code: .typeMismatch, reading: "a string through a reference's value()", recorder
-        ) { try storage.reference(forKey: key, as: Int.self).value() }
+        ) { try storage.reference(forKey: key, as: Int.self).read() }
         if let stored = recorder.attempt("Reading the string back after the failed reads", { try storage.value(forKey: key, as: String.self) }) {
             recorder.expect(
                 stored == "not a number",

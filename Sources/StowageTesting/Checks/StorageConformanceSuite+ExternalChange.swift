@@ -39,7 +39,7 @@ extension StorageConformanceSuite {
             token.cancel()
             continuation.finish()
         }
-        let keyChanges = storage.keyChanges
+        let storeChanges = storage.changes
         let hint = " The store must announce a change made behind Stowage's back with announceChange(forKey:), "
             + "announceChanges(forKeys:) or announceChangeOfAllKeys()."
 
@@ -47,7 +47,7 @@ extension StorageConformanceSuite {
         guard recorder.attempt(action, { try externalChange(storage, key, value.map { .signedInteger(Int64($0)) }) }) != nil else { return }
         await expect(changes, yields: [value], "After \(action), the reference's changes stream", hint: hint, recorder)
         await expect(observed, yields: [value], "After \(action), an observe handler", hint: hint, recorder)
-        await expect(keyChanges, reports: key, times: 1, "After \(action), the store's keyChanges stream", hint: hint, recorder)
+        await expect(storeChanges, reports: key, times: 1, "After \(action), the store's changes stream", hint: hint, recorder)
         // Read only after the notification: a store may announce from another thread, a little later.
         expectReference(reference, reads: value, after: "\(action), once observers had been waited for", recorder)
         if let read = recorder.attempt("After \(action), value(forKey:as: Int.self)", { try storage.value(forKey: key, as: Int.self) }) {

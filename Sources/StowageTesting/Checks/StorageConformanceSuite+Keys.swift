@@ -10,11 +10,11 @@ extension StorageConformanceSuite {
         }
 
         let reference = storage.reference(forKey: key, as: String.self)
-        if let read = recorder.attempt("Reading a key never written through a reference's value()", { try reference.value() }) {
+        if let read = recorder.attempt("Reading a key never written through a reference's value()", { try reference.read() }) {
             recorder.expect(read == nil, "A reference to \"\(key)\" on a fresh store read \(String(conformanceDescribing: read)); expected nil.")
         }
         recorder.expect(!reference.hasStoredValue, "A reference to \"\(key)\" on a fresh store said hasStoredValue is true; expected false.")
-        recorder.expect(reference.content == nil, "A reference's content for \"\(key)\" on a fresh store was not nil.")
+        recorder.expect(reference.value == nil, "A reference's content for \"\(key)\" on a fresh store was not nil.")
         recorder.expect(reference.lastError == nil, "Reading an absent key set lastError to \(String(conformanceDescribing: reference.lastError)); expected nil.")
         expectAbsent(key, in: storage, after: "reading the key through a reference", recorder)
     }
@@ -25,7 +25,7 @@ extension StorageConformanceSuite {
         let reference = storage.reference(forKey: key, as: Int.self)
 
         _ = recorder.attempt("Writing 1 through set(_:forKey:)") { try storage.set(1, forKey: key) }
-        _ = try? reference.value()
+        _ = try? reference.read()
         _ = recorder.attempt("Removing the key with removeValue(forKey:)") { try storage.removeValue(forKey: key) }
         expectAbsent(key, in: storage, after: "removeValue(forKey:)", recorder)
         expectReference(reference, reads: nil, after: "removeValue(forKey:)", recorder)
@@ -41,9 +41,9 @@ extension StorageConformanceSuite {
 
         let absent = "removal.neverWritten"
         _ = recorder.attempt("removeValue(forKey:) of a key never written") { try storage.removeValue(forKey: absent) }
-        _ = recorder.attempt("removeStoredValue(forKey:) of a key never written") { try storage.removeStoredValue(forKey: absent) }
+        _ = recorder.attempt("removeStoredValue(forKey:) of a key never written") { try storage.removeStoredValue(forKey: absent, .granted) }
         _ = recorder.attempt("removeValue(forKey:) of a key just removed") { try storage.removeValue(forKey: key) }
-        _ = recorder.attempt("removeStoredValue(forKey:) of a key just removed") { try storage.removeStoredValue(forKey: key) }
+        _ = recorder.attempt("removeStoredValue(forKey:) of a key just removed") { try storage.removeStoredValue(forKey: key, .granted) }
         expectAbsent(absent, in: storage, after: "removing a key never written", recorder)
     }
 
@@ -102,7 +102,7 @@ extension StorageConformanceSuite {
                     read == "value \(index)",
                     "The key \(name) read \(String(conformanceDescribing: read)); expected \"value \(index)\", written under it alone.")
             }
-            if let stored = recorder.attempt("Reading the key \(name) with storedValue(forKey:)", { try storage.storedValue(forKey: key) }) {
+            if let stored = recorder.attempt("Reading the key \(name) with storedValue(forKey:)", { try storage.storedValue(forKey: key, .granted) }) {
                 recorder.expect(
                     stored == .string("value \(index)"),
                     "storedValue(forKey:) for the key \(name) returned \(String(conformanceDescribing: stored)); expected \"value \(index)\".")
@@ -124,7 +124,7 @@ extension StorageConformanceSuite {
         _ reference: StorageReference<Storage, Value>, reads expected: Value?, after action: String, _ recorder: IssueRecorder
     ) {
         let name = "a reference of type \(Value.self) to \"\(reference.key)\""
-        if let read = recorder.attempt("After \(action), \(name)", { try reference.value() }) {
+        if let read = recorder.attempt("After \(action), \(name)", { try reference.read() }) {
             recorder.expect(
                 read == expected,
                 "After \(action), \(name) read \(String(conformanceDescribing: read)); expected \(String(conformanceDescribing: expected)).")

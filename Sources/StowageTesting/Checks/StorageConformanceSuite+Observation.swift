@@ -52,7 +52,7 @@ extension StorageConformanceSuite {
         let storage = try freshStorage()
         let key = "observation.store"
         let otherKey = "observation.store.other"
-        let changes = storage.keyChanges
+        let changes = storage.changes
         _ = recorder.attempt("Writing 1 through a reference") { try storage.reference(forKey: key, as: Int.self).set(1) }
         _ = recorder.attempt("Writing Int64(2) through set(_:forKey:)") { try storage.set(Int64(2), forKey: key) }
         _ = recorder.attempt("Removing the key with removeValue(forKey:)") { try storage.removeValue(forKey: key) }
@@ -64,7 +64,7 @@ extension StorageConformanceSuite {
         }
         recorder.expect(
             collected.end == .complete,
-            "After writing \"\(key)\" twice and removing it, then writing and removing \"\(otherKey)\", keyChanges yielded "
+            "After writing \"\(key)\" twice and removing it, then writing and removing \"\(otherKey)\", changes yielded "
                 + "\(describe(collected.elements)) \(ending(collected)); expected three changes of \"\(key)\" and two of \"\(otherKey)\".")
     }
 
@@ -74,15 +74,15 @@ extension StorageConformanceSuite {
         let reference = storage.reference(forKey: key, as: Int.self)
         let first = reference.changes
         let second = reference.changes
-        let firstKeys = storage.keyChanges
-        let secondKeys = storage.keyChanges
+        let firstKeys = storage.changes
+        let secondKeys = storage.changes
         _ = recorder.attempt("Writing 1 through a reference") { try reference.set(1) }
         _ = recorder.attempt("Writing 2 through a reference") { try reference.set(2) }
 
         await expect(first, yields: [nil, 1, 2], "The first of two changes streams on one key, written 1 and 2,", recorder)
         await expect(second, yields: [nil, 1, 2], "The second of two changes streams on one key, written 1 and 2,", recorder)
-        await expect(firstKeys, reports: key, times: 2, "The first of two keyChanges streams, after two writes,", recorder)
-        await expect(secondKeys, reports: key, times: 2, "The second of two keyChanges streams, after two writes,", recorder)
+        await expect(firstKeys, reports: key, times: 2, "The first of two changes streams, after two writes,", recorder)
+        await expect(secondKeys, reports: key, times: 2, "The second of two changes streams, after two writes,", recorder)
 
         // Cancelling the tasks that iterate the first streams ends those streams.
         let consumers = [Task { for await _ in first {} }, Task { for await _ in firstKeys {} }]
@@ -93,7 +93,7 @@ extension StorageConformanceSuite {
         _ = recorder.attempt("Writing 3 through a reference") { try reference.set(3) }
         _ = recorder.attempt("Writing 4 through a reference") { try reference.set(4) }
         await expect(second, yields: [3, 4], "After the first changes stream was cancelled, the second, written 3 and 4,", recorder)
-        await expect(secondKeys, reports: key, times: 2, "After the first keyChanges stream was cancelled, the second, after two writes,", recorder)
+        await expect(secondKeys, reports: key, times: 2, "After the first changes stream was cancelled, the second, after two writes,", recorder)
     }
 
     /// Records unless `stream` yields exactly `expected` next, within the change timeout.

@@ -7,7 +7,7 @@ import Stowage
 
 extension StorageConformanceSuite {
     func checkRoundTripOfScalars(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.scalars")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.scalars")
         trip.expect(true)
         trip.expect(false)
 
@@ -64,7 +64,7 @@ extension StorageConformanceSuite {
     }
 
     func checkRoundTripOfStrings(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.strings")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.strings")
         let strings: [(String, String)] = [
             ("", "the empty string"),
             ("Hello, world", "plain ASCII"),
@@ -92,7 +92,7 @@ extension StorageConformanceSuite {
     }
 
     func checkRoundTripOfData(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.data")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.data")
         trip.expect(Data(), named: "empty Data")
         trip.expect(Data([0]), named: "a single zero byte")
         trip.expect(Data((0...255).map { UInt8($0) }), named: "every byte value in order")
@@ -101,7 +101,7 @@ extension StorageConformanceSuite {
     }
 
     func checkRoundTripOfFoundationValues(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.foundation")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.foundation")
         let dates: [(Date, String)] = [
             (Date(timeIntervalSince1970: 0), "the Unix epoch"),
             (Date(timeIntervalSince1970: 1_700_000_000.123), "a date with milliseconds"),
@@ -141,7 +141,7 @@ extension StorageConformanceSuite {
 
     func checkRoundTripOfOptionals(_ recorder: IssueRecorder) throws {
         let storage = try freshStorage()
-        var trip = RoundTripper(storage: storage, recorder: recorder, keyPrefix: "roundTrip.optionals")
+        var trip = RoundTripper(storage: storage, reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.optionals")
         trip.expect(Int?.some(42), named: "Optional(42)")
         trip.expect(String?.some(""), named: "an optional holding the empty string")
         trip.expect([Int?](arrayLiteral: 1, nil, 3), named: "an array holding nil")
@@ -169,7 +169,7 @@ extension StorageConformanceSuite {
     }
 
     func checkRoundTripOfCollections(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.collections")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.collections")
         trip.expect([Int](), named: "an empty [Int]")
         trip.expect([1, -2, 3, .max, .min] as [Int], named: "an [Int]")
         trip.expect(["a", "", "ünïcödé", "with\nnewline"], named: "a [String]")
@@ -200,7 +200,7 @@ extension StorageConformanceSuite {
     }
 
     func checkRoundTripOfRawRepresentables(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.rawRepresentables")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.rawRepresentables")
         for theme in SampleTheme.allCases {
             trip.expect(theme, named: "the String-backed case .\(theme)")
         }
@@ -211,7 +211,7 @@ extension StorageConformanceSuite {
     }
 
     func checkRoundTripOfCodables(_ recorder: IssueRecorder) throws {
-        var trip = RoundTripper(storage: try freshStorage(), recorder: recorder, keyPrefix: "roundTrip.codables")
+        var trip = RoundTripper(storage: try freshStorage(), reopen: options.reopen, recorder: recorder, keyPrefix: "roundTrip.codables")
         trip.expect(SampleProfile.complete, named: "a Codable struct with every optional field set")
         trip.expect(SampleProfile.sparse, named: "a Codable struct with every optional field nil")
         trip.expect([SampleProfile.sparse, .complete], named: "an array of Codable structs")
@@ -219,7 +219,7 @@ extension StorageConformanceSuite {
 
     /// Records unless `key` is absent from the store and from `value(forKey:as:)`.
     func expectAbsent(_ key: String, in storage: Storage, after action: String, _ recorder: IssueRecorder) {
-        if let stored = recorder.attempt("After \(action), storedValue(forKey: \"\(key)\")", { try storage.storedValue(forKey: key) }) {
+        if let stored = recorder.attempt("After \(action), storedValue(forKey: \"\(key)\")", { try storage.storedValue(forKey: key, .granted) }) {
             recorder.expect(
                 stored == nil,
                 "After \(action), storedValue(forKey: \"\(key)\") returned \(String(conformanceDescribing: stored)); expected nil, an absent key.")

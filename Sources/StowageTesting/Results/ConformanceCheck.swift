@@ -47,7 +47,7 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
     case changeStream
     /// `observe` fires for each change, not for an equal value, and not after cancelling.
     case observers
-    /// The store-wide `keyChanges` stream reports every written key.
+    /// The store-wide `changes` stream reports every written key.
     case storeChangeStream
     /// Two streams on the same key or store each get every change; ending one leaves the other.
     case independentStreams
@@ -69,7 +69,7 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
     case wrapperFallback
     /// `replaceStoredValues(expecting:with:)` replaces every key or none.
     case multiKeyCompareAndSwap
-    /// `storedValues()` lists what was written and nothing removed, unless the store says it can not list.
+    /// `storedEntries(.granted)` lists what was written and nothing removed, unless the store says it can not list.
     case listing
 
     /// A short lowercase name, as used in reports: "round trip of scalars".
@@ -143,7 +143,7 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         case .observers:
             "An observe handler runs for each change, not on registration, not for a write of an equal value, and not after its token is cancelled."
         case .storeChangeStream:
-            "The store's keyChanges stream reports every key written or removed."
+            "The store's changes stream reports every key written or removed."
         case .independentStreams:
             "Two streams on the same key or store both get every change, and cancelling one does not end the other."
         case .externalChange:
@@ -164,7 +164,7 @@ public enum ConformanceCheck: String, CaseIterable, Sendable, CustomStringConver
         case .multiKeyCompareAndSwap:
             "replaceStoredValues(expecting:with:) replaces every key when each holds the expected value, and none when any does not."
         case .listing:
-            "storedValues() gives every key written with its value and no key removed, or throws a StorageError with code .unsupported."
+            "storedEntries(_:) gives every key written with its value and no key removed, or throws a StorageError with code .unsupported."
         }
     }
 }

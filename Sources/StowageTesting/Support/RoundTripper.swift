@@ -6,18 +6,21 @@ import Foundation
 import Stowage
 
 /// Writes values through a reference and reads each back along two other
-/// paths, recording every value that does not come back as written.
+/// paths (and from a reopened store, when the suite can reopen one),
+/// recording every value that does not come back as written.
 ///
 /// Each value gets its own key, `prefix.0`, `prefix.1`, and so on, so that the
 /// message can name it and the store under test can be inspected.
 struct RoundTripper<Storage: UnderlyingStorage> {
     let storage: Storage
+    let reopen: (@Sendable (Storage) throws -> Storage)?
     let recorder: IssueRecorder
     let keyPrefix: String
     private var keyCount = 0
 
-    init(storage: Storage, recorder: IssueRecorder, keyPrefix: String) {
+    init(storage: Storage, reopen: (@Sendable (Storage) throws -> Storage)?, recorder: IssueRecorder, keyPrefix: String) {
         self.storage = storage
+        self.reopen = reopen
         self.recorder = recorder
         self.keyPrefix = keyPrefix
     }
@@ -46,7 +49,7 @@ struct RoundTripper<Storage: UnderlyingStorage> {
         guard wrote != nil else { return }
         let context = "After writing \(label) under key \"\(key)\""
 
-        if let stored = recorder.attempt("\(context), storedValue(forKey:)", { try storage.storedValue(forKey: key) }) {
+        if let stored = recorder.attempt("\(context), storedValue(forKey:)", { try storage.storedValue(forKey: key, .granted) }) {
             if let stored {
                 do {
                     let read = try Value(storedValue: stored)
@@ -75,6 +78,29 @@ struct RoundTripper<Storage: UnderlyingStorage> {
             } else {
                 recorder.record("\(context), value(forKey:as: \(Value.self).self) returned nil; expected \(written).")
             }
+        }
+        if let reopen {
+            expectPersisted(value, forKey: key, written: written, context: context, reopen: reopen, matches: matches)
+        }
+    }
+
+    /// Reads `key` from a store reopened over the same data: what was
+    /// persisted, which a store that encodes values (a file) may have changed.
+    private func expectPersisted<Value: Storable>(
+        _ value: Value, forKey key: String, written: String, context: String,
+        reopen: (Storage) throws -> Storage, matches: (Value, Value) -> Bool
+    ) {
+        let read = recorder.attempt("\(context), reopening the store and reading value(forKey:as: \(Value.self).self)") {
+            try reopen(storage).value(forKey: key, as: Value.self)
+        }
+        guard let read else { return }
+        if let read {
+            recorder.expect(
+                matches(read, value),
+                "\(context), a reopened store read \(String(conformanceDescribing: read)); expected \(written)."
+            )
+        } else {
+            recorder.record("\(context), a reopened store read nil; expected \(written).")
         }
     }
 

@@ -16,17 +16,17 @@ final class CountingStore: UnderlyingStorage {
     var reads: Int { readCount.load(ordering: .relaxed) }
     var writes: Int { writeCount.load(ordering: .relaxed) }
 
-    func storedValue(forKey key: String) -> StoredValue? {
+    func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
         readCount.add(1, ordering: .relaxed)
         return entries.withLock { $0[key] }
     }
 
-    func setStoredValue(_ value: StoredValue, forKey key: String) {
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) {
         writeCount.add(1, ordering: .relaxed)
         entries.withLock { $0[key] = value }
     }
 
-    func removeStoredValue(forKey key: String) {
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) {
         writeCount.add(1, ordering: .relaxed)
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }
@@ -41,9 +41,9 @@ final class CountingStore: UnderlyingStorage {
 /// A store whose every operation fails, for error paths.
 final class FailingStore: UnderlyingStorage {
     struct Failure: Error {}
-    func storedValue(forKey key: String) throws -> StoredValue? { throw Failure() }
-    func setStoredValue(_ value: StoredValue, forKey key: String) throws { throw Failure() }
-    func removeStoredValue(forKey key: String) throws { throw Failure() }
+    func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? { throw Failure() }
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws { throw Failure() }
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) throws { throw Failure() }
 }
 
 /// A store whose writes take a while, using the default compare-and-swap, so
@@ -51,16 +51,16 @@ final class FailingStore: UnderlyingStorage {
 final class SlowWritingStore: UnderlyingStorage {
     private let entries = Locked<[String: StoredValue]>([:])
 
-    func storedValue(forKey key: String) -> StoredValue? {
+    func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
         entries.withLock { $0[key] }
     }
 
-    func setStoredValue(_ value: StoredValue, forKey key: String) {
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) {
         usleep(20)
         entries.withLock { $0[key] = value }
     }
 
-    func removeStoredValue(forKey key: String) {
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) {
         usleep(20)
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }

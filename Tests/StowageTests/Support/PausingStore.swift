@@ -17,7 +17,7 @@ final class PausingStore: UnderlyingStorage {
         self.entries = Locked(entries)
     }
 
-    func storedValue(forKey key: String) -> StoredValue? {
+    func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
         readCount.withLock { $0 += 1 }
         let value = entries.withLock { $0[key] }
         let pauses = isNextReadPaused.withLock { paused in
@@ -31,11 +31,11 @@ final class PausingStore: UnderlyingStorage {
         return value
     }
 
-    func setStoredValue(_ value: StoredValue, forKey key: String) {
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) {
         entries.withLock { $0[key] = value }
     }
 
-    func removeStoredValue(forKey key: String) {
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) {
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }
 
