@@ -130,3 +130,24 @@ struct ConcurrencyTests {
         #expect(reference.value == 7)
     }
 }
+
+/// A lock that guards something outside Swift's memory, the way a file
+/// store's lock guards its file.
+struct LockWithoutStateTests {
+    /// A counter no lock of its own protects, so only the lock keeps the
+    /// threads' increments apart.
+    private final class UnguardedCounter: @unchecked Sendable {
+        var count = 0
+    }
+
+    @Test func withLockWithoutStateKeepsThreadsApart() async {
+        let lock = Locked(())
+        let counter = UnguardedCounter()
+        await runOnParallelThreads(4) { _ in
+            for _ in 0..<5_000 {
+                lock.withLock { counter.count += 1 }
+            }
+        }
+        #expect(counter.count == 20_000)
+    }
+}

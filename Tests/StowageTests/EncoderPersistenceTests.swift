@@ -22,7 +22,7 @@ final class EncodedFileStore: UnderlyingStorage {
     }
 
     func storedValue(forKey key: String, _: BackendAccess) throws -> StoredValue? {
-        try lock.withLock { _ in try load()[key] }
+        try lock.withLock { try load()[key] }
     }
 
     func setStoredValue(_ value: StoredValue, forKey key: String, _: BackendAccess) throws {
@@ -34,11 +34,11 @@ final class EncodedFileStore: UnderlyingStorage {
     }
 
     func storedEntries(_: BackendAccess) throws -> [String: StoredValue] {
-        try lock.withLock { _ in try load() }
+        try lock.withLock { try load() }
     }
 
     private func update(_ change: (inout [String: StoredValue]) -> Void) throws {
-        try lock.withLock { _ in
+        try lock.withLock {
             var entries = try load()
             change(&entries)
             try encode(entries).write(to: fileURL, options: .atomic)
