@@ -30,7 +30,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
 
     /// Which layer takes writes.
     public enum WriteTarget: Sendable {
-        /// The first layer whose store is ``UnderlyingStorage/isWritable``.
+        /// The first layer whose store says it is the home of new values (``UnderlyingStorage/isDefaultWriteLayer``).
         case automatic
         /// The layer holding this store (compared by identity).
         case store(any UnderlyingStorage)
