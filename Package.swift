@@ -13,44 +13,60 @@ let package = Package(
         .executable(name: "stowage-example", targets: ["StowageExample"]),
     ],
     targets: [
+        // The library.
         .target(name: "Stowage"),
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
-        .target(name: "StowageTesting", dependencies: ["Stowage"]),
         // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores.
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
         .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
-        .executableTarget(name: "StowageExample", dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment"]),
-        // A development check of the JSON parser against nst/JSONTestSuite; see Scripts/check-json-test-suite.sh.
-        .executableTarget(name: "JSONTestSuiteCheck", dependencies: ["StowageJSON"]),
-        // Fuzz targets: the checks, one libFuzzer executable per target, and the tests that
-        // replay the committed corpus through the same checks; see Scripts/fuzz.sh.
-        .target(
-            name: "StowageFuzzing",
-            dependencies: ["Stowage", "StowageJSON", "StowageEnvironment"],
-            // `@_extern(c)` declares libFuzzer's LLVMFuzzerRunDriver, in fuzzing builds only.
-            swiftSettings: [.enableExperimentalFeature("Extern")]
-        ),
-        .executableTarget(name: "JSONParserFuzzer", dependencies: ["StowageFuzzing"]),
-        .executableTarget(name: "DotEnvParserFuzzer", dependencies: ["StowageFuzzing"]),
-        .executableTarget(name: "EnvironmentValueFuzzer", dependencies: ["StowageFuzzing"]),
-        .executableTarget(name: "StorableDecodingFuzzer", dependencies: ["StowageFuzzing"]),
-        .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
-        // A development soak of the JSON file store: processes, threads and an external editor on one file; see Scripts/soak.sh.
-        .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"]),
+
+        // The testing kit: the conformance suite every store passes, ours or a user's.
+        .target(name: "StowageTesting", dependencies: ["Stowage"]),
+
+        // Tests, with what they share and the second processes some of them start.
+        .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),
+        .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"], path: "Tests/StowageJSONFileWorker"),
+        .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
-        // A second process for the JSON file store's multi-process and crash tests.
-        .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"]),
-        // A second process for the environment store's tests that call setenv.
-        .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"]),
-        .testTarget(name: "StowageEnvironmentTests", dependencies: ["StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]),
-        .testTarget(name: "StowageJSONFileTests", dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageTestSupport", "StowageFuzzing", "StowageJSONFileWorker"]),
-        // Temporary directories and worker processes, for the test targets.
-        .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),
+        .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON"]),
+        .testTarget(
+            name: "StowageJSONFileTests",
+            dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
+        ),
+        .testTarget(
+            name: "StowageEnvironmentTests",
+            dependencies: ["StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]
+        ),
         .testTarget(
             name: "StowageCompositionTests",
             dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
+        ),
+        // Replays the fuzz targets' committed inputs through their checks, without libFuzzer.
+        .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
+
+        // Tools, for development only (see Scripts/): the fuzz checks and one libFuzzer executable per target,
+        // the JSONTestSuite check, and the soak of the JSON file store.
+        .target(
+            name: "StowageFuzzing",
+            dependencies: ["Stowage", "StowageJSON", "StowageEnvironment"],
+            path: "Tools/StowageFuzzing",
+            // `@_extern(c)` declares libFuzzer's LLVMFuzzerRunDriver, in fuzzing builds only.
+            swiftSettings: [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(name: "StowageJSONParserFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageJSONParserFuzzer"),
+        .executableTarget(name: "StowageDotEnvParserFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageDotEnvParserFuzzer"),
+        .executableTarget(name: "StowageEnvironmentValueFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageEnvironmentValueFuzzer"),
+        .executableTarget(name: "StowageStorableDecodingFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageStorableDecodingFuzzer"),
+        .executableTarget(name: "StowageJSONTestSuiteCheck", dependencies: ["StowageJSON"], path: "Tools/StowageJSONTestSuiteCheck"),
+        .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"], path: "Tools/StowageSoak"),
+
+        // The example the README runs.
+        .executableTarget(
+            name: "StowageExample",
+            dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment"],
+            path: "Examples/StowageExample"
         ),
     ],
     swiftLanguageModes: [.v6]

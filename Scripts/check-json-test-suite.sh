@@ -8,7 +8,7 @@
 # repository, in ../shared/JSONTestSuite/test_parsing, or wherever
 # JSON_TEST_SUITE points; without it the check is skipped.
 #
-# The check itself is the JSONTestSuiteCheck executable of this package: it
+# The check itself is the StowageJSONTestSuiteCheck executable (Tools/StowageJSONTestSuiteCheck) of this package: it
 # reaches the package-internal parser through `package` access, and a crash
 # makes it exit non-zero like any other failure.
 set -euo pipefail
@@ -23,7 +23,7 @@ fi
 suite=$(cd "$suite" && pwd)
 
 echo "Checking the JSON parser against $suite"
-if swift run --package-path "$root" JSONTestSuiteCheck "$suite"; then
+if swift run --package-path "$root" StowageJSONTestSuiteCheck "$suite"; then
     echo "JSONTestSuite: every y_ file accepted, every n_ file rejected, no crash."
 else
     echo "JSONTestSuite: the parser broke a rule above (or crashed)." >&2

@@ -4,21 +4,21 @@
 #   Scripts/fuzz.sh [seconds per target, default 60] [target...]
 #
 # Targets: json-parser, dotenv-parser, environment-values, storable-decoding
-# (all by default). Each is an executable of this package (Sources/*Fuzzer)
-# that runs a check from Sources/StowageFuzzing over every input; the checks
+# (all by default). Each is an executable of this package (Tools/Stowage*Fuzzer)
+# that runs a check from Tools/StowageFuzzing over every input; the checks
 # say which properties they hold beyond "nothing traps".
 #
 # The targets are built with -sanitize=fuzzer,address into .build-fuzz. Each
-# starts from a copy of its committed seed corpus (Fuzz/Corpus/<target>) and
-# its regression inputs (Fuzz/Regressions/<target>) in a temporary folder, so
+# starts from a copy of its committed seed corpus (Tools/Fuzz/Corpus/<target>) and
+# its regression inputs (Tools/Fuzz/Regressions/<target>) in a temporary folder, so
 # a campaign never changes the repository; set FUZZ_KEEP_CORPUS to a folder
 # to keep the grown corpora there, for example to merge new seeds with
-# `<executable> -merge=1 Fuzz/Corpus/<target> <kept corpus>`.
+# `<executable> -merge=1 Tools/Fuzz/Corpus/<target> <kept corpus>`.
 #
 # A crash or a broken property stops that target, leaves the input in
 # .build-fuzz/findings/<target>/ and makes the script exit 1 after the other
 # targets have run. Replay a finding with the target's executable, fuzzing
-# build or not: `.build-fuzz/release/JSONParserFuzzer <file>`. Full logs are
+# build or not: `.build-fuzz/release/StowageJSONParserFuzzer <file>`. Full logs are
 # in .build-fuzz/logs/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,10 +27,10 @@ shift || true
 
 # target name, executable, longest input (bytes)
 all_targets=(
-    "json-parser JSONParserFuzzer 8192"
-    "dotenv-parser DotEnvParserFuzzer 4096"
-    "environment-values EnvironmentValueFuzzer 1024"
-    "storable-decoding StorableDecodingFuzzer 2048"
+    "json-parser StowageJSONParserFuzzer 8192"
+    "dotenv-parser StowageDotEnvParserFuzzer 4096"
+    "environment-values StowageEnvironmentValueFuzzer 1024"
+    "storable-decoding StowageStorableDecodingFuzzer 2048"
 )
 selected=()
 if [ $# -eq 0 ]; then
@@ -73,8 +73,9 @@ for entry in "${selected[@]}"; do
     log="$build/logs/$name.log"
     mkdir -p "$corpus" "$findings"
     for folder in Corpus Regressions; do
-        if [ -d "$root/Fuzz/$folder/$name" ]; then
-            find "$root/Fuzz/$folder/$name" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
+        if [ -d "$root/Tools/Fuzz/$folder/$name" ]; then
+            # README.md is the note of a target with no findings, not an input.
+            find "$root/Tools/Fuzz/$folder/$name" -maxdepth 1 -type f ! -name README.md -exec cp {} "$corpus/" \;
         fi
     done
     echo

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The soak test of the JSON file store: several processes with many threads
 # each, and an external editor, read and write one JSON file for a set time;
-# then every invariant is checked (see Sources/StowageSoak/Coordinator/SoakCoordinator.swift).
+# then every invariant is checked (see Tools/StowageSoak/Coordinator/SoakCoordinator.swift).
 #
 #   Scripts/soak.sh [seconds] [StowageSoak options]    # default 60 s
 #   SOAK_SANITIZER=thread Scripts/soak.sh 120           # under ThreadSanitizer (or address)

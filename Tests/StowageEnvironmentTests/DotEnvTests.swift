@@ -149,3 +149,23 @@ struct DotEnvTests {
         #expect(try store.value(forKey: "hosts", as: [String].self) == ["a.example", "b.example"])
     }
 }
+
+/// Found by the `dotenv-parser` fuzz target (inputs under `Tools/Fuzz/Regressions`).
+extension DotEnvTests {
+    /// Each `A=${A}${A}` line doubled the value, so a .env file of a few
+    /// hundred bytes asked for gigabytes and never finished loading.
+    @Test func expansionsStopAtTheLengthOfAnEnvironmentVariable() throws {
+        let doubling = "A=0123456789abcdef\n" + String(repeating: "A=${A}${A}\n", count: 40)
+        let error = #expect(throws: StorageError.self) {
+            _ = try EnvironmentStore(dotEnv: .init(url: files.write(doubling)), variables: [:])
+        }
+        #expect(error?.code == .invalidDotEnv)
+        #expect(error?.message.contains("line 15") == true)
+        #expect(error?.message.contains("131072 bytes") == true)
+
+        // Up to the limit, expansions build the value as before.
+        let filling = "A=" + String(repeating: "x", count: 65_536) + "\nB=${A}${A}\n"
+        let store = try EnvironmentStore(dotEnv: .init(url: files.write(filling)), variables: [:])
+        #expect(try store.value(forKey: "b", as: String.self)?.utf8.count == 131_072)
+    }
+}

@@ -9,7 +9,7 @@ import Testing
 /// How a variable's text reads as each type, good and bad.
 struct EnvironmentValueParsingTests {
     /// Reads `text`, held by the variable `VALUE`, as `type`.
-    private func read<Value: Storable>(_ text: String, as type: Value.Type, separator: Character = ",") throws -> Value? {
+    func read<Value: Storable>(_ text: String, as type: Value.Type, separator: Character = ",") throws -> Value? {
         let store = EnvironmentStore(variables: ["VALUE": text], options: .init(arraySeparator: separator))
         return try store.value(forKey: "value", as: type)
     }
@@ -174,5 +174,23 @@ struct EnvironmentValueParsingTests {
         } catch {
             Issue.record("unexpected error \(error)")
         }
+    }
+}
+
+/// Found by the `environment-values` fuzz target (inputs under `Tools/Fuzz/Regressions`).
+extension EnvironmentValueParsingTests {
+    /// Whitespace was trimmed by `Character`, and CR LF is one character, equal
+    /// to neither "\r" nor "\n": a value ending in CR LF did not read, though
+    /// one ending in LF did.
+    @Test func textEndingInCRLFReadsAsTextEndingInLFDoes() throws {
+        #expect(try read("42\r\n", as: Int.self) == 42)
+        #expect(try read("\r\n0x1F \r\n", as: Int.self) == 31)
+        #expect(try read("yes\r\n", as: Bool.self) == true)
+        #expect(try read(" 1.5\r\n", as: Double.self) == 1.5)
+        #expect(try read("AAEC\r\n", as: Data.self) == Data([0, 1, 2]))
+        #expect(try read("1,2\r\n", as: [Int].self) == [1, 2])
+        #expect(try read("a , b\r\n", as: [String].self) == ["a", "b"])
+        #expect(try read("\r\n", as: Int?.self) == .some(nil))
+        #expect(try read("x\r\n", as: String.self) == "x\r\n")
     }
 }

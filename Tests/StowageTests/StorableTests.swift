@@ -133,3 +133,23 @@ struct StorableTests {
         #expect(decoded == value, sourceLocation: sourceLocation)
     }
 }
+
+extension StorableTests {
+    /// A whole double read as a 128-bit integer beyond 64 bits (2^64, say),
+    /// which could then not be stored again: stored values keep 64 bits.
+    @Test func wideIntegersReadDoublesWithinSixtyFourBitsOnly() throws {
+        for beyond in [0x1p64, -0x1p64, 1e30] {
+            let storable = #expect(throws: StorageError.self) { _ = try Int128(storedValue: .double(beyond)) }
+            #expect(storable?.code == .valueOutOfRange)
+            #expect(storable?.message.contains("64 bits") == true)
+            #expect(throws: StorageError.self) { _ = try UInt128(storedValue: .double(beyond)) }
+            let decoded = #expect(throws: StorageError.self) { _ = try StoredValueDecoder().decode([Int128].self, from: [.double(beyond)]) }
+            #expect(decoded?.code == .valueOutOfRange)
+        }
+        #expect(try Int128(storedValue: .double(-0x1p63)) == Int128(Int64.min))
+        #expect(try UInt128(storedValue: .double(0x1p63)) == UInt128(1) << 63)
+        #expect(try StoredValueDecoder().decode([UInt128].self, from: [.double(0x1p63)]) == [UInt128(1) << 63])
+        #expect(try Int8(storedValue: .double(-128)) == -128)
+        #expect(throws: StorageError.self) { _ = try UInt8(storedValue: .double(-1)) }
+    }
+}

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Stowage
 import Testing
 
@@ -58,5 +63,19 @@ struct StoredValueTests {
     @Test func kindDescriptionNamesTheShapeNotTheValue() {
         #expect(StoredValue.string("hunter2").kindDescription == "a string")
         #expect(!StoredValue.string("hunter2").kindDescription.contains("hunter2"))
+    }
+}
+
+extension StoredValueTests {
+    /// `==` compared dates with `Date`'s own `==`, so a date whose time is NaN
+    /// was unequal to itself and could not be found in a set or a dictionary.
+    @Test func aDateWhoseTimeIsNaNEqualsItselfAndHashesAlike() {
+        let date = StoredValue.date(Date(timeIntervalSinceReferenceDate: .nan))
+        let otherNaN = StoredValue.date(Date(timeIntervalSinceReferenceDate: -Double.nan))
+        #expect(date == date)
+        #expect(date == otherNaN)
+        #expect(date.hashValue == otherNaN.hashValue)
+        #expect(Set([date, otherNaN, date]).count == 1)
+        #expect(date != .date(Date(timeIntervalSinceReferenceDate: 0)))
     }
 }

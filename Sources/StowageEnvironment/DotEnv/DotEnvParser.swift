@@ -19,7 +19,7 @@ import Stowage
 /// - A value that expansions make longer than `maximumExpandedValueLength`
 ///   bytes is an error.
 ///
-/// `package` so the fuzz targets (`Sources/StowageFuzzing`) can call it directly.
+/// `package` so the fuzz targets (`Tools/StowageFuzzing`) can call it directly.
 package struct DotEnvParser {
     /// One assignment, in file order; a later one for the same name wins.
     package struct Assignment: Equatable {

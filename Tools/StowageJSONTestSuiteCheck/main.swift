@@ -19,7 +19,7 @@ import Darwin
 // so the project's own tests carry their own cases.
 
 guard CommandLine.arguments.count == 2 else {
-    print("usage: JSONTestSuiteCheck <path to JSONTestSuite/test_parsing>")
+    print("usage: StowageJSONTestSuiteCheck <path to JSONTestSuite/test_parsing>")
     exit(2)
 }
 let folder = CommandLine.arguments[1]

@@ -7,7 +7,7 @@
 /// that found it.
 package protocol FuzzCheck: Sendable {
     /// The target's name: its executable runs it, and its corpus is
-    /// `Fuzz/Corpus/<name>` and its regression inputs `Fuzz/Regressions/<name>`.
+    /// `Tools/Fuzz/Corpus/<name>` and its regression inputs `Tools/Fuzz/Regressions/<name>`.
     static var name: String { get }
 
     init()

@@ -1,4 +1,4 @@
-import StowageJSONFile
+import Stowage
 import Testing
 
 /// A JSON text the parser must accept, and the exact value it must give.

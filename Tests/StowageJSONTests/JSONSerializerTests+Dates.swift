@@ -3,13 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Stowage
 import StowageJSON
-import StowageJSONFile
 import Testing
 
-/// What the `storable-decoding` fuzz target found in the JSON serializer; the
-/// inputs are in `Fuzz/Regressions/storable-decoding`.
-struct JSONFuzzFindingTests {
+/// Dates the serializer can and can not write, found by the
+/// `storable-decoding` fuzz target (inputs in `Tools/Fuzz/Regressions/storable-decoding`).
+extension JSONSerializerTests {
     /// A date outside the years 0 through 99,999 was written as text that no
     /// reader here reads back as a date ("-4712-01-01T12:00:00.000Z" for a NaN
     /// time), so the value written could not be read.

@@ -3,9 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import StowageFuzzing
+import Stowage
 import StowageJSON
-import StowageJSONFile
 import Testing
 
 struct JSONParserTests {

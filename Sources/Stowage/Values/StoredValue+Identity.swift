@@ -3,8 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-package import Stowage
 
+/// Identity of stored values, bit for bit: for checks that text written and
+/// read back (by the JSON codec, the fuzz checks, their tests) comes back
+/// unchanged. `package`, so tests and tools share it without a tool
+/// depending on a test target.
 extension StoredValue {
     /// Whether `self` and `other` have the same cases all the way down, the
     /// same bits in every double and date (any NaN matching any other), and
@@ -32,50 +35,12 @@ extension StoredValue {
         default: false
         }
     }
-
-    /// Whether a double anywhere in the tree, or a date's time, is NaN, which
-    /// makes a decoded value unequal to itself.
-    var containsNaN: Bool {
-        switch self {
-        case .double(let value): value.isNaN
-        case .date(let value): value.timeIntervalSinceReferenceDate.isNaN
-        case .array(let elements): elements.contains { $0.containsNaN }
-        case .dictionary(let members): members.values.contains { $0.containsNaN }
-        default: false
-        }
-    }
-
-    /// Whether an array or dictionary holds a NaN or infinite double at any
-    /// depth, which JSON can not represent.
-    var containsNonFiniteDoubleInContainer: Bool {
-        switch self {
-        case .array(let elements): elements.contains { $0.containsNonFiniteDouble }
-        case .dictionary(let members): members.values.contains { $0.containsNonFiniteDouble }
-        default: false
-        }
-    }
-
-    private var containsNonFiniteDouble: Bool {
-        switch self {
-        case .double(let value): !value.isFinite
-        default: containsNonFiniteDoubleInContainer
-        }
-    }
-
-    /// How many arrays and dictionaries are nested at the deepest point; a scalar has 0.
-    var nestingDepth: Int {
-        switch self {
-        case .array(let elements): 1 + (elements.map(\.nestingDepth).max() ?? 0)
-        case .dictionary(let members): 1 + (members.values.map(\.nestingDepth).max() ?? 0)
-        default: 0
-        }
-    }
 }
 
 extension [String: StoredValue] {
     /// Whether a member has `key` in the same UTF-8 (not only a canonically
     /// equivalent spelling) and a value identical to `value`.
-    func hasMember(_ key: String, identicalTo value: StoredValue) -> Bool {
+    package func hasMember(_ key: String, identicalTo value: StoredValue) -> Bool {
         guard let index = index(forKey: key) else { return false }
         let member = self[index]
         return member.key.utf8.elementsEqual(key.utf8) && member.value.isIdentical(to: value)

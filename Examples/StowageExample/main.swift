@@ -35,8 +35,8 @@ enum Keys: StorageKeyGroup {
     static let apiToken: StorageKey<String?> = key("apiToken")
 }
 
-/// The configuration files shipped beside this program's sources.
-let examples = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Examples").standardized
+/// The configuration files in `Examples/`, the folder above this program's sources.
+let examples = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 
 let environment = EnvironmentStore()
 let dotEnv: EnvironmentStore
