@@ -90,9 +90,14 @@ struct KeyMigrationTests {
         for round in 0..<10 {
             let file = directory.file("settings-\(round).json"), go = directory.file("go-\(round)")
             directory.write(#"{"count": 7, "kept": true}"#, to: "settings-\(round).json")
+            // A FIFO as the start gate: each racer blocks reading it until the byte written for it arrives.
+            try #require(mkfifo(go, 0o600) == 0)
             let started = try (0..<4).map { _ in try worker.start(["migrate", file, go]) }
-            directory.write("", to: "go-\(round)")
+            let gate = open(go, O_WRONLY)  // returns once a racer has opened the other end
+            try #require(gate >= 0)
+            #expect(write(gate, "gogo", 4) == 4)
             let results = started.map(WorkerProcess.finish)
+            close(gate)
             #expect(results.allSatisfy { $0.status == 0 }, "\(results)")
             let outcomes = results.map { $0.output.trimmingCharacters(in: .whitespacesAndNewlines) }.sorted()
             #expect(outcomes == ["migrated", "nothingToMigrate", "nothingToMigrate", "nothingToMigrate"])

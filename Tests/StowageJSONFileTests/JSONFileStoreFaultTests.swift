@@ -100,9 +100,13 @@ struct JSONFileStoreFaultTests {
         let directory = TemporaryDirectory()
         let failingThrice = FaultInjectingFileSystem(failing: .rename, code: ENOSPC, times: 3)
         let store = JSONFileStore(path: directory.file(), options: .init(writeDelay: .milliseconds(10), changeDetection: .none), fileSystem: failingThrice)
+        // A handle of its own on the real file sees the write land, after the three failed tries.
+        let watcher = JSONFileStore(path: directory.file(), options: .init(), fileSystem: POSIXFileSystem())
+        let seen = Arrivals<String?>()
+        let token = watcher.reference(forKey: "note", as: String.self).observe { seen.receive($0) }
+        defer { token.cancel() }
         try store.set("kept", forKey: "note")
-        let deadline = ContinuousClock.now + .seconds(30)
-        while fileBytes(directory.file()) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await seen.wait(for: "kept", timeout: .seconds(60)), "the write was never retried until it succeeded")
         let reopened = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
         #expect(try reopened.value(forKey: "note", as: String.self) == "kept")
         #expect(ReportedErrors.mentioning(directory.file()).count == 1)

@@ -102,9 +102,13 @@ case "set-and-exit-after":
     exit(0)
 
 case "migrate":
-    // migrate <file> <start-file>: waits for <start-file> to exist, then moves "count" (an Int)
-    // to "label" (a String) and prints the outcome, so racing processes can be told apart.
-    while access(arguments[2], F_OK) != 0 { usleep(200) }
+    // migrate <file> <start-gate>: waits for a byte from the FIFO <start-gate>, which the test
+    // writes once every racer is started, then moves "count" (an Int) to "label" (a String) and
+    // prints the outcome, so racing processes can be told apart.
+    let gate = open(arguments[2], O_RDONLY)
+    var go: UInt8 = 0
+    guard gate >= 0, read(gate, &go, 1) == 1 else { fail("no start signal from \(arguments[2])") }
+    close(gate)
     do {
         let outcome = try store(at: arguments[1]).migrateValue(from: "count", as: Int.self, to: "label", as: String.self) { "count \($0)" }
         print(outcome)

@@ -37,8 +37,12 @@ struct ReferenceCacheOrderTests {
             reads.withLock { $0.append(second) }
             secondRead.signal()
         }
-        // The later read either finishes now, or waits for the slow one; let it do either.
-        let laterFinishedFirst = firstRead.wait(timeout: .now() + .milliseconds(300)) == .success
+        // The later read either finishes now, or queues behind the slow one; wait until it has done either.
+        var laterFinishedFirst = false
+        while !laterFinishedFirst, ReadsWaitingForTurn.shared.count(for: reference) == 0 {
+            laterFinishedFirst = firstRead.wait(timeout: .now()) == .success
+            if !laterFinishedFirst { sched_yield() }
+        }
         store.resume()
         earlyDone.wait()
         if !laterFinishedFirst { firstRead.wait() }
@@ -72,8 +76,16 @@ struct ReferenceCacheOrderTests {
         store.waitUntilReadIsPaused()
         for _ in 0..<4 { readOnAThreadOfItsOwn() }
         store.changeWithoutAnnouncing("count", to: 6)
-        // Give the four time to reach the store (before the fix) or to wait for the first read.
-        Thread.sleep(forTimeInterval: 0.2)
+        // Wait until each of the four has reached the store (as before the fix) or queued behind the first read.
+        // The bound only ends a failing test: they are elsewhere then, blocked on some other lock.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while store.reads - 1 + ReadsWaitingForTurn.shared.count(for: reference) < 4 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the four reads neither reached the store nor queued behind the first read")
+                break
+            }
+            sched_yield()
+        }
         store.resume()
         for _ in 0..<5 { finished.wait() }
         // Every read gave the value the one store read took, though the store held 6 before the others ran.

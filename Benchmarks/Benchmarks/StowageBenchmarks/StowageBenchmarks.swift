@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
     registerJSONFileBenchmarks()
     registerEnvironmentBenchmarks()
     registerCompositionBenchmarks()
+    registerChangeDetectionBenchmarks()
 }

@@ -47,7 +47,10 @@ extension StorageReference {
         // This thread is already reading the key for the cache, further down the stack: read without it.
         if core.storeReadTurnHolder.load(ordering: .relaxed) == thread { return readFromStorage() }
         // The turn guards no state of its own, only the order of these reads, so it is taken bare.
+        let waitsForAnotherRead = core.storeReadTurnHolder.load(ordering: .relaxed) != 0
+        if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(1, for: core) }
         core.storeReadTurn.acquire()
+        if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(-1, for: core) }
         core.storeReadTurnHolder.store(thread, ordering: .relaxed)
         let (cached, generation) = core.cachedRead()
         let result = cached ?? readFromStorage()
