@@ -43,8 +43,11 @@ public final class Locked<State: Sendable>: @unchecked Sendable {
     ///
     /// Keep `body` short, and never wait in it for another thread or take
     /// another lock that some other code takes before this one.
+    ///
+    /// It throws what `body` throws, with its type (as `Synchronization.Mutex`
+    /// does), so a caller that throws `StorageError` gets a `StorageError` out.
     @inlinable
-    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         acquire()
         defer { release() }
         return try body(&state)
@@ -54,7 +57,7 @@ public final class Locked<State: Sendable>: @unchecked Sendable {
     ///
     /// For background work that can come back later rather than wait behind
     /// a long holder (a file store's change monitor, say).
-    package func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
+    package func withLockIfAvailable<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result? {
         guard PlatformLock.tryAcquire(UnsafeMutablePointer(lock)) else { return nil }
         defer { release() }
         return try body(&state)
@@ -72,7 +75,7 @@ extension Locked where State == Void {
     /// access to an empty value at the object's own address, and reports it
     /// as racing with any unlocked read of the object's type there.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         acquire()
         defer { release() }
         return try body()

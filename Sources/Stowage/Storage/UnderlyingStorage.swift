@@ -121,7 +121,7 @@ extension UnderlyingStorage {
     }
 
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
-        try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
+        try KeyLockTable.shared.withLock(of: self, key: key) {
             guard try storedValue(forKey: key, .granted) == expected else { return false }
             try applyRaw(newValue, forKey: key)
             return true
@@ -147,7 +147,7 @@ extension UnderlyingStorage {
             try applyRaw(value, forKey: key)
             return
         }
-        try KeyLockTable.shared.withLock(storeID: ObjectIdentifier(self), key: key) {
+        try KeyLockTable.shared.withLock(of: self, key: key) {
             try applyRaw(value, forKey: key)
         }
     }

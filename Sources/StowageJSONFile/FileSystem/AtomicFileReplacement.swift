@@ -77,6 +77,7 @@ struct AtomicFileReplacement {
     private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemCallError) {
         var offset = 0
         while offset < bytes.count {
+            // `Array.withUnsafeBytes` rethrows untyped, so the write's error travels out as a Result.
             let written = try bytes.withUnsafeBytes { buffer in
                 Result { () throws(SystemCallError) in
                     try fileSystem.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]), path: path)

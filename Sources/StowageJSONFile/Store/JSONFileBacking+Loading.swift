@@ -34,44 +34,74 @@ extension JSONFileBacking {
     /// Rereads the file if its identity (device, inode, size, modification
     /// time) changed since it was last read or written, and folds the pending
     /// changes of this process back on top.
+    ///
+    /// Four steps: status, read, parse, install. Each step may end the reload
+    /// (the file is unchanged, gone, unreadable or not a JSON object) with the
+    /// keys that changed.
     /// - Returns: the keys whose visible value changed.
     func reload(mode: ReloadMode) throws(StorageError) -> [String] {
+        if case .done(let changed) = try checkStatus() { return changed }
+        let file: (bytes: [UInt8], identity: FileStatus.Identity)
+        switch try readFile() {
+        case .done(let changed): return changed
+        case .next(let read): file = read
+        }
+        let members: [String: StoredValue]
+        switch try parse(file.bytes, identity: file.identity, mode: mode) {
+        case .done(let changed): return changed
+        case .next(let parsed): members = parsed
+        }
+        return install(members, identity: file.identity)
+    }
+
+    /// A step of `reload`: what the next step needs, or the keys that changed, ending it.
+    private enum ReloadStep<Next> {
+        case next(Next)
+        case done([String])
+    }
+
+    /// Status: goes on only if a regular file is there and changed since it was last read or written.
+    private func checkStatus() throws(StorageError) -> ReloadStep<Void> {
         let status: FileStatus?
         do {
             status = try fileSystem.status(ofItemAt: path, followingSymlinks: true)
         } catch {
-            return try becomeReadOnly("its status could not be read (\(error)).", error: error)
+            return .done(try becomeReadOnly("its status could not be read (\(error)).", error: error))
+        }
+        guard let status else { return .done(replaceDisk(with: [:], identity: nil)) }
+        if status.kind == .directory {
+            return .done(try becomeReadOnly("a directory is in the settings file's place at \(path).", error: nil))
         }
         let known = state.withLock { $0.diskIdentity }
-        if let status, status.identity == known, status.kind == .regularFile { return [] }
-        if status == nil && known == nil { return replaceDisk(with: [:], identity: nil) }
+        if status.identity == known, status.kind == .regularFile { return .done([]) }
+        return .next(())
+    }
 
-        guard let status, status.kind != .directory else {
-            if status == nil { return replaceDisk(with: [:], identity: nil) }
-            return try becomeReadOnly("a directory is in the settings file's place at \(path).", error: nil)
-        }
-        let bytes: [UInt8]
-        let readIdentity: FileStatus.Identity
+    /// Read: the file's bytes and the identity of what was read (it may have changed since the status).
+    private func readFile() throws(StorageError) -> ReloadStep<(bytes: [UInt8], identity: FileStatus.Identity)> {
         do {
             let read = try fileSystem.readFile(at: path)
-            bytes = read.bytes
-            readIdentity = read.status.identity
+            return .next((read.bytes, read.status.identity))
         } catch {
-            if error.code == ENOENT { return replaceDisk(with: [:], identity: nil) }
+            if error.code == ENOENT { return .done(replaceDisk(with: [:], identity: nil)) }
             let reason = error.code == EACCES || error.code == EPERM
                 ? "there is no permission to read \(path)." : "\(path) could not be read (\(error))."
-            return try becomeReadOnly(reason, error: error)
+            return .done(try becomeReadOnly(reason, error: error))
         }
+    }
+
+    /// Parse: the top-level object's members; text that is not JSON is handled as `mode` says.
+    private func parse(_ bytes: [UInt8], identity: FileStatus.Identity, mode: ReloadMode) throws(StorageError) -> ReloadStep<[String: StoredValue]> {
         let document: JSONParser.Document
         do {
             document = try parser.parseDocument(bytes)
         } catch {
-            return try handleUnparsableFile(error, identity: readIdentity, mode: mode)
+            return .done(try handleUnparsableFile(error, identity: identity, mode: mode))
         }
         guard case .dictionary(let members) = document.value else {
-            return try becomeReadOnly(
+            return .done(try becomeReadOnly(
                 "\(path) holds \(document.value.kindDescription) at the top level, not a JSON object; the store will not overwrite it.",
-                error: nil)
+                error: nil))
         }
         if !document.duplicateKeys.isEmpty {
             let keys = document.duplicateKeys.map { "\($0.quotedKeys) (\($0.location))" }.joined(separator: ", ")
@@ -80,10 +110,16 @@ extension JSONFileBacking {
                 reason: "\(path) repeats keys: \(keys); the last member of each wins, with its spelling, and the next write keeps only it."
             ).report()
         }
-        if !fileSystem.isWritable(path) || !fileSystem.isWritable(FilePath.directory(of: FilePath.resolvingSymbolicLinks(path, in: fileSystem))) {
-            return replaceDisk(with: members, identity: readIdentity, readOnlyReason: "there is no permission to write \(path) or its directory.")
+        return .next(members)
+    }
+
+    /// Install: the members become what readers see, read-only if the file or its folder can not be written.
+    private func install(_ members: [String: StoredValue], identity: FileStatus.Identity) -> [String] {
+        let folder = FilePath.directory(of: FilePath.resolvingSymbolicLinks(path, in: fileSystem))
+        guard fileSystem.isWritable(path), fileSystem.isWritable(folder) else {
+            return replaceDisk(with: members, identity: identity, readOnlyReason: "there is no permission to write \(path) or its directory.")
         }
-        return replaceDisk(with: members, identity: readIdentity)
+        return replaceDisk(with: members, identity: identity)
     }
 
     /// Installs a new disk document and rebuilds what readers see.
@@ -227,13 +263,11 @@ extension JSONFileBacking {
     /// The change monitor's check: rereads a changed file unless this process
     /// is using it right now, in which case the next tick or event comes back.
     func checkForExternalChange() {
-        let outcome = fileGate.withLockIfAvailable { _ in
-            Result { () throws(StorageError) in try reload(mode: .monitoring) }
-        }
-        switch outcome {
-        case .success(let changed)?: announce(changed)
-        case .failure(let error)?: error.report()
-        case nil: break
+        do throws(StorageError) {
+            guard let changed = try fileGate.withLockIfAvailable({ _ throws(StorageError) in try reload(mode: .monitoring) }) else { return }
+            announce(changed)
+        } catch {
+            error.report()
         }
     }
 
@@ -242,9 +276,6 @@ extension JSONFileBacking {
         if gateOwner.withLock({ $0 }) == currentThreadIdentifier() {
             throw StorageError(code: .storeFailure, reason: "a transaction on \(path) called reload() on its own store; the transaction already reads the file afresh.")
         }
-        let outcome = fileGate.withLock { _ in
-            Result { () throws(StorageError) in try reload(mode: .monitoring) }
-        }
-        announce(try outcome.get())
+        announce(try fileGate.withLock { _ throws(StorageError) in try reload(mode: .monitoring) })
     }
 }

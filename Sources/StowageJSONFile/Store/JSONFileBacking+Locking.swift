@@ -28,40 +28,45 @@ extension JSONFileBacking {
                 code: .storeFailure,
                 reason: "a transaction on \(path) called back into its own store's flush, modify or transaction; use the transaction's own methods.")
         }
-        let outcome = fileGate.withLock { gate -> Swift.Result<Result, StorageError> in
+        return try fileGate.withLock { gate throws(StorageError) -> Result in
             gateOwner.withLock { $0 = thread }
             defer { gateOwner.withLock { $0 = 0 } }
             var attempts = 0
             while true {
                 attempts += 1
-                let descriptor: Int32
                 do throws(StorageError) {
-                    descriptor = try lockCurrentLockFile(&gate)
-                } catch {
-                    state.withLock { $0.lastError = error }
-                    return .failure(error)
+                    return try attempt(body, holding: &gate)
+                } catch where error.lockFileWasReplaced && attempts < Self.maximumLockAttempts {
+                    continue
+                } catch where error.lockFileWasReplaced {
+                    let gaveUp = StorageError(
+                        code: .storeFailure, key: error.key,
+                        reason: "could not write \(path): its lock file \(lockPath) was deleted or replaced during each of \(attempts) attempts, "
+                            + "so no attempt could be sure other writers were kept out. The changes are still pending.",
+                        underlyingError: error)
+                    state.withLock { $0.lastError = gaveUp }
+                    throw gaveUp
                 }
-                heldLockDescriptor.withLock { $0 = descriptor }
-                let result: Swift.Result<Result, StorageError>
-                do throws(StorageError) {
-                    result = .success(try body())
-                } catch {
-                    result = .failure(error)
-                }
-                heldLockDescriptor.withLock { $0 = -1 }
-                fileSystem.unlock(descriptor)
-                guard case .failure(let error) = result, error.lockFileWasReplaced else { return result }
-                if attempts < Self.maximumLockAttempts { continue }
-                let gaveUp = StorageError(
-                    code: .storeFailure, key: error.key,
-                    reason: "could not write \(path): its lock file \(lockPath) was deleted or replaced during each of \(attempts) attempts, "
-                        + "so no attempt could be sure other writers were kept out. The changes are still pending.",
-                    underlyingError: error)
-                state.withLock { $0.lastError = gaveUp }
-                return .failure(gaveUp)
             }
         }
-        return try outcome.get()
+    }
+
+    /// One attempt of ``withFileLock(_:)``: takes the `flock` of the current
+    /// lock file, runs `body`, and lets the lock go whatever `body` does.
+    private func attempt<Result>(_ body: () throws(StorageError) -> Result, holding gate: inout FileGate) throws(StorageError) -> Result {
+        let descriptor: Int32
+        do throws(StorageError) {
+            descriptor = try lockCurrentLockFile(&gate)
+        } catch {
+            state.withLock { $0.lastError = error }
+            throw error
+        }
+        heldLockDescriptor.withLock { $0 = descriptor }
+        defer {
+            heldLockDescriptor.withLock { $0 = -1 }
+            fileSystem.unlock(descriptor)
+        }
+        return try body()
     }
 
     /// Runs `rename`, which replaces the settings file, holding the folder's

@@ -96,22 +96,16 @@ final class JSONFileBacking: Sendable {
         let normalized = try normalizedForFile(value, forKey: key)
         let layout = options.keyLayout
         let coalesced = options.durability == .coalesced
-        let outcome = state.withLock { state -> Result<(changed: [String], schedule: Bool), StorageError> in
-            if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: key, reason: reason)) }
-            let changed: [String]
-            do throws(StorageError) {
-                changed = try state.applyChange(normalized, forKey: key, layout: layout)
-            } catch {
-                return .failure(error)
-            }
+        let (changed, schedule) = try state.withLock { state throws(StorageError) -> (changed: [String], schedule: Bool) in
+            if let reason = state.readOnlyReason { throw Self.readOnlyError(key: key, reason: reason) }
+            let changed = try state.applyChange(normalized, forKey: key, layout: layout)
             // In the nested layout the objects around and below the key change with it. The key's own
             // references learn of the write from Stowage, as it returns.
             discardCachedValues(changed.filter { $0 != key })
             let schedule = coalesced && !state.isWriteScheduled
             if schedule { state.isWriteScheduled = true }
-            return .success((changed, schedule))
+            return (changed, schedule)
         }
-        let (changed, schedule) = try outcome.get()
         if coalesced {
             if schedule { scheduleBackgroundWrite() }
             return changed
@@ -144,9 +138,9 @@ final class JSONFileBacking: Sendable {
     ) throws(StorageError) -> (replaced: Bool, changed: [String]) {
         try withFileLock { () throws(StorageError) in
             var changed = try reload(mode: .locked)
-            let outcome = state.withLock { state -> Result<RecordedChanges?, StorageError> in
-                if let reason = state.readOnlyReason { return .failure(Self.readOnlyError(key: normalized.first?.key, reason: reason)) }
-                for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return .success(nil) }
+            let recorded = try state.withLock { state throws(StorageError) -> RecordedChanges? in
+                if let reason = state.readOnlyReason { throw Self.readOnlyError(key: normalized.first?.key, reason: reason) }
+                for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return nil }
                 let before = state
                 let recording = state.changesAbout(toBeRecordedFor: normalized.map(\.key))
                 var applied: [String] = []
@@ -154,13 +148,13 @@ final class JSONFileBacking: Sendable {
                     for (key, value) in normalized { applied += try state.applyChange(value, forKey: key, layout: layout) }
                 } catch {
                     state = before
-                    return .failure(error)
+                    throw error
                 }
                 discardCachedValues(applied)
                 changed += applied
-                return .success(recording.ended(at: state))
+                return recording.ended(at: state)
             }
-            guard let recorded = try outcome.get() else { return (false, changed) }
+            guard let recorded else { return (false, changed) }
             // Announced whether the write succeeds or the change is taken back: readers may have seen it meanwhile.
             applied = changed
             try writeAtomicChangeUnderLock(recorded)

@@ -22,59 +22,64 @@ extension JSONFileStore {
     /// ```
     @discardableResult
     public func transaction<Result>(_ body: (inout JSONFileTransaction) throws -> Result) throws -> Result {
-        let layout = options.keyLayout
-        let (result, changed) = try backing.withFileLock { () throws(StorageError) -> (Swift.Result<Result, any Error>, [String]) in
-            var changed = try backing.reload(mode: .locked)
-            while true {
-                let snapshot = backing.state.withLock { $0.visible }
-                var transaction = JSONFileTransaction(snapshot: snapshot, backing: backing)
-                let result: Result
-                do {
-                    result = try body(&transaction)
-                } catch {
-                    return (.failure(error), changed)
-                }
-                let commit = backing.state.withLock { state -> Swift.Result<(changed: [String], recorded: RecordedChanges)?, StorageError> in
-                    // Another thread of this process changed what the body read: run it again.
-                    for (key, seen) in transaction.reads where layout.value(forKey: key, in: state.visible) != seen {
-                        return .success(nil)
-                    }
-                    if let reason = state.readOnlyReason {
-                        return .failure(JSONFileBacking.readOnlyError(key: transaction.writes.first?.key, reason: reason))
-                    }
-                    var visible = state.visible
-                    for (key, value) in transaction.writes {
-                        do throws(StorageError) {
-                            try layout.apply(value, forKey: key, to: &visible)
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
-                    let recording = state.changesAbout(toBeRecordedFor: transaction.writes.map(\.key))
-                    for (key, value) in transaction.writes { state.recordPending(value, forKey: key) }
-                    let changed = layout.changedKeys(from: state.visible, to: visible)
-                    state.visible = visible
-                    backing.discardCachedValues(changed)
-                    return .success((changed, recording.ended(at: state)))
-                }
-                guard let (written, recorded) = try commit.get() else { continue }
-                changed += written
-                if !transaction.writes.isEmpty {
-                    // A failed write takes the transaction back; readers may have seen it, so its keys are announced all the same.
-                    do throws(StorageError) {
-                        try backing.writeAtomicChangeUnderLock(recorded)
-                    } catch {
-                        // Retried under the new lock file by `withFileLock`: the body runs again.
-                        if error.lockFileWasReplaced { throw error }
-                        backing.scheduleRetry()
-                        return (.failure(error), changed)
-                    }
-                }
-                return (.success(result), changed)
+        let outcome = try backing.withFileLock { () throws(StorageError) in try runHoldingFileLock(body) }
+        backing.announce(outcome.changed)
+        return try outcome.result.get()
+    }
+
+    /// What a transaction did under the lock: the keys it changed, announced
+    /// whatever happened (readers may have seen them), and the body's result
+    /// or the error that ended it.
+    private struct TransactionOutcome<Result> {
+        var changed: [String]
+        var result: Swift.Result<Result, any Error>
+    }
+
+    /// Rereads the file, then runs the body until it commits or fails.
+    private func runHoldingFileLock<Result>(_ body: (inout JSONFileTransaction) throws -> Result) throws(StorageError) -> TransactionOutcome<Result> {
+        var changed = try backing.reload(mode: .locked)
+        while true {
+            var transaction = JSONFileTransaction(snapshot: backing.state.withLock { $0.visible }, backing: backing)
+            let result: Result
+            do {
+                result = try body(&transaction)
+            } catch {
+                return TransactionOutcome(changed: changed, result: .failure(error))
             }
+            guard let commit = try commit(transaction) else { continue }
+            changed += commit.changed
+            guard !transaction.writes.isEmpty else { return TransactionOutcome(changed: changed, result: .success(result)) }
+            do throws(StorageError) {
+                try backing.writeAtomicChangeUnderLock(commit.recorded)
+            } catch where !error.lockFileWasReplaced {
+                // The failed write took the transaction back; it stays pending for the next write.
+                backing.scheduleRetry()
+                return TransactionOutcome(changed: changed, result: .failure(error))
+            }
+            // A replaced lock file was rethrown above: `withFileLock` runs the body again under the new one.
+            return TransactionOutcome(changed: changed, result: .success(result))
         }
-        backing.announce(changed)
-        return try result.get()
+    }
+
+    /// Applies the transaction's writes to the store's state, or returns
+    /// `nil` when another thread of this process changed a key the body read
+    /// while it ran, so the body must run again on the new values.
+    private func commit(_ transaction: JSONFileTransaction) throws(StorageError) -> (changed: [String], recorded: RecordedChanges)? {
+        let layout = options.keyLayout
+        return try backing.state.withLock { state throws(StorageError) -> (changed: [String], recorded: RecordedChanges)? in
+            for (key, seen) in transaction.reads where layout.value(forKey: key, in: state.visible) != seen { return nil }
+            if let reason = state.readOnlyReason {
+                throw JSONFileBacking.readOnlyError(key: transaction.writes.first?.key, reason: reason)
+            }
+            var visible = state.visible
+            for (key, value) in transaction.writes { try layout.apply(value, forKey: key, to: &visible) }
+            let recording = state.changesAbout(toBeRecordedFor: transaction.writes.map(\.key))
+            for (key, value) in transaction.writes { state.recordPending(value, forKey: key) }
+            let changed = layout.changedKeys(from: state.visible, to: visible)
+            state.visible = visible
+            backing.discardCachedValues(changed)
+            return (changed, recording.ended(at: state))
+        }
     }
 }
 
