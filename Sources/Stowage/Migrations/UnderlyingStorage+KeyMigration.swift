@@ -5,7 +5,7 @@ extension UnderlyingStorage {
     /// data (the write layer), so a default in a lower layer is never taken
     /// for a value of the new key. It reads the old value, converts it,
     /// writes the new key and removes the old one in a single multi-key
-    /// compare-and-swap (``replaceStoredValues(expecting:with:)``), so no
+    /// compare-and-swap (``replaceStoredValues(expecting:with:_:)``), so no
     /// reference sees one without the other; the JSON file store's swap is
     /// atomic across processes too. Running it
     /// again finds the old key gone and does nothing, so call it at every

@@ -16,7 +16,7 @@ public import Synchronization
 /// for await count in launches.changes { print(count ?? 0) }
 /// ```
 ///
-/// Reads take part in the Observation framework: reading ``content`` (or a
+/// Reads take part in the Observation framework: reading ``value`` (or a
 /// wrapper) inside `withObservationTracking` or a SwiftUI view body tracks the
 /// key, whatever later changes it.
 @dynamicMemberLookup

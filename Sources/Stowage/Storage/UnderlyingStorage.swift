@@ -69,7 +69,10 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// atomic with Stowage's writes only for stores that do not declare
     /// ``replacesAtomically``; a store that does, or that shares a lock with
     /// other processes, overrides it.
-    /// - Parameter replacements: the new value per key; `nil` removes the key.
+    /// - Parameters:
+    ///   - expected: the value each key must hold (`nil`: absent).
+    ///   - replacements: the new value per key; `nil` removes the key.
+    ///   - access: Stowage's, or the one a wrapping store was given.
     /// - Returns: whether the values were replaced.
     func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool
 
@@ -102,7 +105,7 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// directly still goes through. The default is `true`.
     var isDefaultWriteLayer: Bool { get }
 
-    /// Whether this store's ``replaceStoredValue(forKey:expecting:with:)`` is
+    /// Whether this store's ``replaceStoredValue(forKey:expecting:with:_:)`` is
     /// atomic with its own writes. When it is, Stowage takes no lock of its own
     /// around the store's methods. The default is `false`: the default
     /// compare-and-swap needs Stowage to serialise every write it makes.

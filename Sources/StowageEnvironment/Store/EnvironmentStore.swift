@@ -56,7 +56,7 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
 
     /// A store over a `.env` file beneath the process environment (or beneath
     /// `variables`, when given).
-    /// - Throws: `StorageError` with code ``Stowage/StorageError/Code/invalidDotEnv``
+    /// - Throws: `StorageError` with code `.invalidDotEnv`
     ///   naming the file and line of a syntax error, or code `.storeFailure`
     ///   when the file can not be read (or is missing and required).
     public convenience init(dotEnv file: DotEnvFile, variables: [String: String]? = nil, options: Options = Options()) throws {
@@ -67,9 +67,11 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
 
     /// A store over the `.env` file at `url` beneath the process environment.
     /// - Parameters:
+    ///   - url: the `.env` file.
     ///   - isRequired: whether a missing file is an error; by default it reads as empty.
     ///   - overridesEnvironment: whether the file wins over the environment; by default the environment wins.
     ///   - skipsMalformedLines: whether a line that is not an assignment is skipped and reported; by default it is an error.
+    ///   - options: how keys map to variables, which are secret, how arrays are separated.
     public convenience init(
         dotEnv url: URL, isRequired: Bool = false, overridesEnvironment: Bool = false, skipsMalformedLines: Bool = false,
         options: Options = Options()

@@ -14,7 +14,7 @@ extension JSONFileStore {
         /// data: `"server"` reads the whole `server` object. A key can not be
         /// both a value and a prefix: setting `"server.port"` while `"server"`
         /// holds a string, or setting `"server"` to a non-object while it holds
-        /// members, fails with ``StorageError/Code/keyConflict``, naming both
+        /// members, fails with `StorageError.Code.keyConflict`, naming both
         /// keys, and changes nothing. Removing the last member of an object
         /// removes the object too.
         case nested(separator: String = ".")

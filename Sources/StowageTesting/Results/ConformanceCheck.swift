@@ -1,5 +1,5 @@
-/// One requirement of the conformance suite, which
-/// ``StorageConformanceSuite/run(_:)`` runs on its own.
+/// One requirement of the conformance suite, which a suite's `run(_:)`
+/// runs on its own.
 ///
 /// Parameterise a test over every case to see each requirement pass or fail
 /// by name:
