@@ -39,10 +39,16 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
         entries.withLock { $0 }
     }
 
-    /// Swaps in new entries and hands back the old ones.
+    /// Swaps in new entries and hands back the old ones. The cached values of
+    /// the keys that change are dropped under the lock, so the change becomes
+    /// visible all at once (see `UnderlyingStorage.discardCachedValues(forKeys:)`).
     func exchangeEntries(_ replacement: [String: StoredValue]) -> [String: StoredValue] {
         entries.withLock { entries in
-            defer { entries = replacement }
+            let changed = Set(entries.keys).union(replacement.keys).filter { entries[$0] != replacement[$0] }
+            defer {
+                entries = replacement
+                discardCachedValues(forKeys: changed)
+            }
             return entries
         }
     }
@@ -59,11 +65,14 @@ public final class InMemoryStore: UnderlyingStorage, DefaultInstanceProviding, S
         }
     }
 
-    /// Atomic under the store's own lock, like the one-key version.
+    /// Atomic under the store's own lock, like the one-key version; the
+    /// replaced keys' cached values are dropped under that lock too, so a
+    /// reader never sees some of the replacements without the others.
     public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) -> Bool {
         entries.withLock { entries in
             guard expected.allSatisfy({ entries[$0.key] == $0.value }) else { return false }
             for (key, value) in replacements { entries[key] = value }
+            if replacements.count > 1 { discardCachedValues(forKeys: replacements.keys) }
             return true
         }
     }

@@ -34,17 +34,13 @@ public struct StorageKeyStrategy: Sendable {
     public static let `default` = StorageKeyStrategy()
 
     /// The key made of `parts`, after the prefix.
-    func key(joining parts: [String]) -> String {
+    package func key(joining parts: [String]) -> String {
         ((prefix.map { [$0] } ?? []) + parts).joined(separator: separator)
     }
 
     /// `part` in this strategy's case style.
-    func styled(_ part: String) -> String {
-        switch caseStyle {
-        case .asWritten: part
-        case .kebabCase: KeyWords.words(in: part).map { $0.lowercased() }.joined(separator: "-")
-        case .snakeCase: KeyWords.words(in: part).map { $0.lowercased() }.joined(separator: "_")
-        }
+    package func styled(_ part: String) -> String {
+        caseStyle.apply(to: part)
     }
 
     /// A type name as a key part: its first word in lower case, then styled.
@@ -52,5 +48,17 @@ public struct StorageKeyStrategy: Sendable {
         let words = KeyWords.words(in: typeName)
         guard let first = words.first else { return styled(typeName) }
         return styled(first.lowercased() + words.dropFirst().joined())
+    }
+}
+
+extension StorageKeyStrategy.CaseStyle {
+    /// `part` written in this style; the flag module styles one name in a
+    /// style of its own with it, as a flag or group declared with one asks.
+    package func apply(to part: String) -> String {
+        switch self {
+        case .asWritten: part
+        case .kebabCase: KeyWords.words(in: part).map { $0.lowercased() }.joined(separator: "-")
+        case .snakeCase: KeyWords.words(in: part).map { $0.lowercased() }.joined(separator: "_")
+        }
     }
 }

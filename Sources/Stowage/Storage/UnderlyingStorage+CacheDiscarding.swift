@@ -33,7 +33,7 @@ extension UnderlyingStorage {
     /// Calls `handler` with the keys this store discards cached values of,
     /// under the lock the store holds while doing it; for stores built on
     /// this one, whose handler must not read any store.
-    func observeCacheDiscards(_ handler: @escaping @Sendable ([String]) -> Void) -> ObservationToken {
+    package func observeCacheDiscards(_ handler: @escaping @Sendable ([String]) -> Void) -> ObservationToken {
         StoreChangeBroadcaster.shared.addDiscardHandler(for: self, handler)
     }
 }
