@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StowageInMemory", targets: ["StowageInMemory"]),
         .library(name: "StowageJSONFile", targets: ["StowageJSONFile"]),
         .library(name: "StowageEnvironment", targets: ["StowageEnvironment"]),
+        .library(name: "StowageFlags", targets: ["StowageFlags"]),
         .library(name: "StowageTesting", targets: ["StowageTesting"]),
         .executable(name: "stowage-example", targets: ["StowageExample"]),
     ],
@@ -20,6 +21,8 @@ let package = Package(
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
         .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
+        // Feature flags on the core: declared once, overridden locally, updated remotely.
+        .target(name: "StowageFlags", dependencies: ["Stowage", "StowageInMemory", "StowageJSON", "StowageJSONFile"]),
 
         // The testing kit: the conformance suite every store passes, ours or a user's.
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
@@ -28,6 +31,7 @@ let package = Package(
         .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"], path: "Tests/StowageJSONFileWorker"),
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
+        .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags"], path: "Tests/StowageFlagsWorker"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON"]),
@@ -43,6 +47,7 @@ let package = Package(
             name: "StowageCompositionTests",
             dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
         ),
+        .testTarget(name: "StowageFlagsTests", dependencies: ["StowageFlags", "StowageTesting", "StowageTestSupport", "StowageFlagsWorker"]),
         // Replays the fuzz targets' committed inputs through their checks, without libFuzzer.
         .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
 

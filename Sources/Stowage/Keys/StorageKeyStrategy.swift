@@ -6,7 +6,7 @@
 /// StorageKeyStrategy(separator: ".", caseStyle: .kebabCase, prefix: "app")
 /// // Keys.Network.requestTimeout is "app.network.request-timeout"
 /// ```
-public struct StorageKeyStrategy: Sendable {
+public struct StorageKeyStrategy: Sendable, Hashable {
     /// How each part of a key is written.
     public enum CaseStyle: Sendable {
         /// As written in the code; type names start with a lower-case letter

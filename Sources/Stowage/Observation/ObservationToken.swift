@@ -8,7 +8,7 @@
 public final class ObservationToken: Sendable {
     private let cancellation: Locked<(@Sendable () -> Void)?>
 
-    init(_ cancellation: @escaping @Sendable () -> Void) {
+    package init(_ cancellation: @escaping @Sendable () -> Void) {
         self.cancellation = Locked(cancellation)
     }
 

@@ -1,0 +1,80 @@
+import Stowage
+import Synchronization
+
+/// A flag's declaration with its value type erased, for the walk over a
+/// container and for the pole's work by key.
+protocol AnyFlagDeclaration: AnyObject, Sendable {
+    var description: String { get }
+    var key: FlagKey { get }
+    var type: FlagType { get }
+    var isBound: Bool { get }
+    /// The default's stored form.
+    func encodedDefault() throws -> StoredValue
+    /// Binds the flag to its key in `store`; `false` when a pole bound it before.
+    func bind(in store: LayeredStore, key: String) -> Bool
+    /// `stored`, as `source` holds it, read as the flag's type and written
+    /// back in its canonical form.
+    /// - Throws: ``StorageError`` naming the key when it is not a value of the flag's type.
+    func canonicalValue(_ stored: StoredValue, in source: (any UnderlyingStorage)?, key: String) throws -> StoredValue
+    /// Writes `stored` (already checked) through the flag's reference.
+    func set(_ stored: StoredValue) throws
+    /// Tells Observation tracking in progress that the flag was read.
+    func trackAccess()
+}
+
+extension FlagDeclaration: AnyFlagDeclaration {
+    var type: FlagType { FlagType(of: Value.self) }
+
+    var isBound: Bool { bindingAddress.load(ordering: .acquiring) != 0 }
+
+    func encodedDefault() throws -> StoredValue {
+        try defaultValue.storedValue()
+    }
+
+    func bind(in store: LayeredStore, key: String) -> Bool {
+        let defaultValue = self.defaultValue
+        let reference = DefaultedReference(store.reference(forKey: key, as: Value.self), default: { defaultValue })
+        return bind(FlagBinding(reference: reference))
+    }
+
+    func canonicalValue(_ stored: StoredValue, in source: (any UnderlyingStorage)?, key: String) throws -> StoredValue {
+        let value: Value
+        do {
+            value = try source?.decodeValue(stored, as: Value.self, forKey: key) ?? Value(storedValue: stored)
+        } catch {
+            throw StorageError.wrapping(error, key: key, code: .typeMismatch, reason: "expected \(type).")
+        }
+        return try value.storedValue()
+    }
+
+    func set(_ stored: StoredValue) throws {
+        guard let binding else { return }
+        try binding.reference.reference.set(Value(storedValue: stored))
+    }
+
+    func trackAccess() {
+        _ = value
+    }
+}
+
+/// A `@Flag` found in a container.
+protocol DeclaredFlag {
+    var anyDeclaration: any AnyFlagDeclaration { get }
+}
+
+extension Flag: DeclaredFlag {
+    var anyDeclaration: any AnyFlagDeclaration { declaration }
+}
+
+/// A `@FlagGroup` found in a container.
+protocol DeclaredFlagGroup {
+    var container: any FlagContainer { get }
+    var groupDescription: String { get }
+    var groupKey: FlagGroupKey { get }
+}
+
+extension FlagGroup: DeclaredFlagGroup {
+    var container: any FlagContainer { wrappedValue }
+    var groupDescription: String { description }
+    var groupKey: FlagGroupKey { key }
+}

@@ -1,0 +1,32 @@
+/// A feature flag: a property of a ``FlagContainer`` with a default and a
+/// description, read through a ``FlagPole``.
+///
+/// ```swift
+/// struct AppFlags: FlagContainer {
+///     @Flag("Shows the new checkout flow") var newCheckout = false
+///     @Flag("The colour scheme", key: .custom("ui-theme")) var theme = Theme.light
+/// }
+/// ```
+///
+/// The value is read-only in code: it changes only through the pole
+/// (``FlagPole/override(_:with:)``, ``FlagPole/update(with:mode:)``), so app
+/// code can not set a flag by accident. `Value` is any `Storable`: `Bool`,
+/// integers, `Double`, `String`, `RawRepresentable` enums (listed with their
+/// cases when `CaseIterable`), `Codable` values.
+@propertyWrapper
+public struct Flag<Value: Storable>: Sendable {
+    @usableFromInline let declaration: FlagDeclaration<Value>
+
+    /// - Parameters:
+    ///   - wrappedValue: the default: what the flag reads while neither an
+    ///     override nor a remote value is set.
+    ///   - description: what the flag does, for lists and tools.
+    ///   - key: how the flag's part of its key is written.
+    public init(wrappedValue: Value, _ description: String, key: FlagKey = .automatic) {
+        declaration = FlagDeclaration(defaultValue: wrappedValue, description: description, key: key)
+    }
+
+    /// The flag's value: the override, else the remote value, else the default.
+    @inlinable
+    public var wrappedValue: Value { declaration.value }
+}

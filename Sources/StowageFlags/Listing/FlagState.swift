@@ -1,0 +1,41 @@
+/// Where a flag's current value comes from, highest precedence first.
+public enum FlagOrigin: String, Sendable, Hashable, CaseIterable {
+    /// A local override.
+    case override
+    /// The remote values: the last payload applied, or the remote store.
+    case remote
+    /// The declared default.
+    case `default`
+}
+
+/// A flag at one moment: its definition, value and origin. What
+/// ``FlagPole/all`` lists and ``FlagPole/changes`` delivers.
+public struct FlagState: Sendable, Hashable, Identifiable {
+    public var definition: FlagDefinition
+    /// The current value, in its canonical stored form.
+    public var value: StoredValue
+    public var origin: FlagOrigin
+
+    public init(definition: FlagDefinition, value: StoredValue, origin: FlagOrigin) {
+        self.definition = definition
+        self.value = value
+        self.origin = origin
+    }
+
+    public var id: String { definition.key }
+    public var key: String { definition.key }
+    /// What the flag does.
+    public var description: String { definition.description }
+    public var type: FlagType { definition.type }
+    public var defaultValue: StoredValue { definition.defaultValue }
+    /// Whether a local override sets the value.
+    public var isOverridden: Bool { origin == .override }
+
+    /// The value as `Value`.
+    /// - Throws: ``StorageError`` when the flag is not of that type.
+    public func value<Value: Storable>(as type: Value.Type) throws -> Value {
+        do { return try Value(storedValue: value) } catch {
+            throw StorageError.wrapping(error, key: key, code: .typeMismatch, reason: "the flag's value is not a \(Value.self).")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Delivers the flags whose value or origin changed, for one listener of a
+/// pole's changes: it marks the flags a change of the pole's store may
+/// concern, and one thread at a time reads them, compares each with what it
+/// delivered last and delivers the ones that differ, so each flag's states
+/// arrive in order and the last delivered is the current one. Nothing is
+/// delivered under a lock.
+final class FlagChangeFeed: Sendable {
+    private struct State {
+        var delivered: [Int: FlagState] = [:]
+        var due: Set<Int> = []
+        var isDelivering = false
+    }
+
+    private let state = Locked(State())
+    private let read: @Sendable (Int) -> FlagState
+    private let deliver: @Sendable (FlagState) -> Void
+
+    init(current: [FlagState], read: @escaping @Sendable (Int) -> FlagState, deliver: @escaping @Sendable (FlagState) -> Void) {
+        self.read = read
+        self.deliver = deliver
+        state.withLock { $0.delivered = Dictionary(uniqueKeysWithValues: current.enumerated().map { ($0, $1) }) }
+    }
+
+    /// Marks flags as possibly changed, and delivers unless another thread is delivering.
+    func flagsMayHaveChanged(_ indices: some Sequence<Int>) {
+        let shouldDeliver = state.withLock { state -> Bool in
+            state.due.formUnion(indices)
+            if state.isDelivering || state.due.isEmpty { return false }
+            state.isDelivering = true
+            return true
+        }
+        guard shouldDeliver else { return }
+        while true {
+            let due = state.withLock { state -> [Int] in
+                let due = state.due.sorted()
+                state.due = []
+                if due.isEmpty { state.isDelivering = false }
+                return due
+            }
+            guard !due.isEmpty else { return }
+            let fresh = due.map(read)
+            let changed = state.withLock { state in
+                fresh.enumerated().compactMap { offset, flag -> FlagState? in
+                    let index = due[offset]
+                    guard state.delivered[index] != flag else { return nil }
+                    state.delivered[index] = flag
+                    return flag
+                }
+            }
+            for flag in changed { deliver(flag) }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+extension FlagPole {
+    /// The flag's value now, then after every change, whether it came from
+    /// an override, a remote update or another process; an independent
+    /// stream per call.
+    ///
+    /// A key path that names no flag is reported (`StorageError.reportingHandler`)
+    /// and gives a stream of the value it reads now, which then ends.
+    public func changes<Value: Storable>(_ keyPath: KeyPath<Container, Value>) -> AsyncStream<Value> {
+        do { return try reference(of: keyPath).changes } catch {
+            error.report()
+            let value = container[keyPath: keyPath]
+            return AsyncStream { continuation in
+                continuation.yield(value)
+                continuation.finish()
+            }
+        }
+    }
+
+    /// Calls `handler` with the flag's value after every change (not with the current one).
+    ///
+    /// A key path that names no flag is reported and observes nothing.
+    /// - Returns: a token; observing stops when it is cancelled or released.
+    public func observe<Value: Storable>(_ keyPath: KeyPath<Container, Value>, _ handler: @escaping @Sendable (Value) -> Void) -> ObservationToken {
+        do { return try reference(of: keyPath).observe(handler) } catch {
+            error.report()
+            return ObservationToken {}
+        }
+    }
+
+    /// Every change of any flag's value or origin, as the flag's new state:
+    /// an independent stream per access, ending when the consumer stops.
+    /// An override set to the remote value arrives too: the origin changed.
+    public var changes: AsyncStream<FlagState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FlagState.self, bufferingPolicy: .unbounded)
+        let token = observe { continuation.yield($0) }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+
+    /// Calls `handler` with a flag's new state after every change of its value
+    /// or origin, on the thread that made or announced it, one call at a time.
+    /// - Returns: a token; observing stops when it is cancelled or released.
+    public func observe(_ handler: @escaping @Sendable (FlagState) -> Void) -> ObservationToken {
+        let feed = FlagChangeFeed(current: all, read: { [self] index in currentState(at: index) }, deliver: handler)
+        let indexByKey = catalog.indexByKey
+        let count = catalog.definitions.count
+        return store.observe { change in
+            switch change {
+            case .allKeys: feed.flagsMayHaveChanged(0..<count)
+            case .key(let key): if let index = indexByKey[key] { feed.flagsMayHaveChanged([index]) }
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import StowageInMemory
+import StowageJSONFile
+
+/// A flag container, opened: every flag read through one layered store of
+/// local overrides over remote values over the declared defaults.
+///
+/// ```swift
+/// let flags = try FlagPole(AppFlags(), overrides: JSONFileStore(url: overridesURL))
+/// if flags.newCheckout { /* ... */ }               // read-only, typed, through key paths
+/// try flags.update(with: payload)                  // what the server sent
+/// try flags.override(\.newCheckout, with: true)     // local, durable
+/// for flag in flags.all { print(flag.key, flag.value, flag.origin) }
+/// for await isOn in flags.changes(\.newCheckout) { print(isOn) }
+/// ```
+///
+/// A read costs what a wrapper read costs: each flag reads through the
+/// shared reference of its key in ``store``, which caches the decoded value.
+/// The pole's own members (`all`, `changes`, `update`, …) hide flags of the
+/// same name from `flags.name`; read such a flag as `flags[\.name]`.
+@dynamicMemberLookup
+public final class FlagPole<Container: FlagContainer>: Sendable {
+    /// The container whose flags the pole reads; its flags are bound to ``store``.
+    @usableFromInline let container: Container
+    /// A second copy, never bound, read to find which flag a key path names.
+    let probe: Container
+    let catalog: FlagCatalog
+    let probeIndex: [ObjectIdentifier: Int]
+    let keyPathIndex = Locked<[KeyPathKey: Int]>([:])
+
+    /// The layered store every flag reads: ``overrides`` over ``remote`` over the defaults.
+    public let store: LayeredStore
+    /// Where local overrides are kept.
+    public let overrides: any UnderlyingStorage
+    /// Where remote values are kept: ``update(with:mode:)`` writes them there.
+    public let remote: any UnderlyingStorage
+    /// How keys are built from the declaration.
+    public let keyStrategy: StorageKeyStrategy
+    public let options: Options
+    let overrideLayer: FlagSourceLayer
+    let remoteLayer: FlagSourceLayer
+
+    /// The key under which ``update(with:mode:)`` records, in ``remote``, when it last applied a payload.
+    public static var remoteUpdateTimeKey: String { "$remote-updated-at" }
+
+    /// Opens a flag container.
+    ///
+    /// - Parameters:
+    ///   - container: an expression that makes the container, `AppFlags()`.
+    ///     It is evaluated twice: once for the flags the pole reads, once for
+    ///     a copy that tells which flag a key path names.
+    ///   - keyStrategy: the separator, case style and prefix of every key;
+    ///     kebab-case joined by `.` unless told otherwise. One declaration
+    ///     serves any number of strategies.
+    ///   - overrides: where local overrides live; `nil` for a JSON file
+    ///     beside ``JSONFileStore/defaultLocation``, named after the container
+    ///     (``defaultOverridesURL``).
+    ///   - remote: where remote values live; an `InMemoryStore` unless told
+    ///     otherwise. A `JSONFileStore` keeps the last payload across
+    ///     restarts; any store can be the source (a file an operations tool
+    ///     writes, the environment).
+    ///   - options: what a remote update does to overrides.
+    /// - Throws: ``StorageError`` with code `.keyConflict` when two flags have
+    ///   one key (the error names both), and when the container's flags are
+    ///   already open in another pole.
+    public init(
+        _ container: @autoclosure () -> Container,
+        keyStrategy: StorageKeyStrategy = StorageKeyStrategy(caseStyle: .kebabCase),
+        overrides: (any UnderlyingStorage)? = nil,
+        remote: any UnderlyingStorage = InMemoryStore(),
+        options: Options = Options()
+    ) throws(StorageError) {
+        let live = container()
+        let probe = container()
+        let catalog = try FlagCatalog(live, keyStrategy: keyStrategy, reservedKeys: [Self.remoteUpdateTimeKey])
+        let probeFlags = FlagCatalog.flags(in: probe)
+        guard probeFlags.count == catalog.declarations.count,
+            !zip(probeFlags, catalog.declarations).contains(where: { $0.declaration === $1 || $0.declaration.isBound })
+        else {
+            throw StorageError(
+                code: .keyConflict,
+                reason: "FlagPole needs an expression that makes a new \(Container.self) each time it is evaluated (FlagPole(\(Container.self)())), not a variable holding one."
+            )
+        }
+        let overrides = overrides ?? JSONFileStore(url: Self.defaultOverridesURL)
+        let flagsByKey = Dictionary(uniqueKeysWithValues: catalog.definitions.indices.map { (catalog.definitions[$0].key, catalog.declarations[$0]) })
+        let overrideLayer = FlagSourceLayer(overrides, role: "override", flags: flagsByKey)
+        let remoteLayer = FlagSourceLayer(remote, role: "remote", flags: flagsByKey)
+        let defaults = InMemoryStore(Dictionary(uniqueKeysWithValues: catalog.definitions.map { ($0.key, $0.defaultValue) }))
+        let store = LayeredStore(
+            [
+                LayeredStore.Layer(FlagOrigin.override.rawValue, overrideLayer),
+                LayeredStore.Layer(FlagOrigin.remote.rawValue, remoteLayer),
+                LayeredStore.Layer(FlagOrigin.default.rawValue, defaults),
+            ],
+            writingTo: .store(overrideLayer)
+        )
+        for (index, declaration) in catalog.declarations.enumerated() where !declaration.bind(in: store, key: catalog.definitions[index].key) {
+            throw StorageError(
+                code: .keyConflict, key: catalog.definitions[index].key,
+                reason: "this flag of \(Container.self) is already open in another FlagPole, or appears twice in the container; make each container and group with a new expression (\(Container.self)())."
+            )
+        }
+        self.container = live
+        self.probe = probe
+        self.catalog = catalog
+        self.probeIndex = Dictionary(uniqueKeysWithValues: probeFlags.enumerated().map { (ObjectIdentifier($1.declaration), $0) })
+        self.store = store
+        self.overrides = overrides
+        self.remote = remote
+        self.keyStrategy = keyStrategy
+        self.options = options
+        self.overrideLayer = overrideLayer
+        self.remoteLayer = remoteLayer
+    }
+
+    /// What a pole does beyond reading.
+    public struct Options: Sendable, Hashable {
+        /// Whether ``FlagPole/update(with:mode:)`` removes the override of each
+        /// flag the payload sets, so the server's value wins (the rule of
+        /// systems where overrides are for trying a change until the next
+        /// sync). `false`, the default, keeps overrides until they are removed.
+        public var remoteUpdatesClearOverrides: Bool
+
+        public init(remoteUpdatesClearOverrides: Bool = false) {
+            self.remoteUpdatesClearOverrides = remoteUpdatesClearOverrides
+        }
+    }
+
+    /// Where overrides live unless the pole is given a store: beside
+    /// ``JSONFileStore/defaultLocation``, `<container in kebab case>.overrides.json`.
+    public static var defaultOverridesURL: URL {
+        let name = StorageKeyStrategy.CaseStyle.kebabCase.apply(to: String(describing: Container.self))
+        return JSONFileStore.defaultLocation.deletingLastPathComponent().appending(path: "\(name).overrides.json")
+    }
+
+    // MARK: Reading
+
+    /// A flag's value, or a group of flags: `flags.newCheckout`, `flags.search.vectorIndex`.
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Container, Value>) -> Value {
+        container[keyPath: keyPath]
+    }
+
+    /// A flag's value, for a flag whose name a member of the pole hides: `flags[\.all]`.
+    @inlinable
+    public subscript<Value>(keyPath: KeyPath<Container, Value>) -> Value {
+        container[keyPath: keyPath]
+    }
+
+    /// Every flag's definition, in declaration order (groups depth first).
+    public var definitions: [FlagDefinition] { catalog.definitions }
+
+    /// The definition of the flag with `key`.
+    public func definition(forKey key: String) -> FlagDefinition? {
+        catalog.indexByKey[key].map { catalog.definitions[$0] }
+    }
+
+    // MARK: Key paths
+
+    /// The position of the flag `keyPath` names.
+    /// - Throws: ``StorageError`` when it names no flag, or several, or a flag of another type.
+    func index<Value: Storable>(of keyPath: KeyPath<Container, Value>) throws(StorageError) -> Int {
+        let cacheKey = KeyPathKey(keyPath)
+        if let known = keyPathIndex.withLock({ $0[cacheKey] }) { return known }
+        let probe = self.probe
+        let read = FlagProbe.declarations { _ = probe[keyPath: keyPath] }
+        let indices = read.compactMap { probeIndex[$0] }
+        guard indices.count == 1, let index = indices.first else {
+            let found = indices.isEmpty ? "no flag" : "\(indices.count) flags (\(indices.map { catalog.definitions[$0].key }.joined(separator: ", ")))"
+            throw StorageError(code: .unsupported, reason: "the key path \(keyPath) reads \(found) of \(Container.self); name one flag, as \\.search.vectorIndex does.")
+        }
+        guard catalog.declarations[index] is FlagDeclaration<Value> else {
+            throw StorageError(
+                code: .typeMismatch, key: catalog.definitions[index].key,
+                reason: "the key path \(keyPath) gives a \(Value.self), but the flag it reads is a \(catalog.definitions[index].type.name)."
+            )
+        }
+        keyPathIndex.withLock { $0[cacheKey] = index }
+        return index
+    }
+
+    /// The declaration of the flag `keyPath` names, with its type.
+    func declaration<Value: Storable>(of keyPath: KeyPath<Container, Value>) throws(StorageError) -> (index: Int, declaration: FlagDeclaration<Value>) {
+        let index = try index(of: keyPath)
+        // `index(of:)` checked the declaration's type.
+        return (index, unsafeDowncast(catalog.declarations[index] as AnyObject, to: FlagDeclaration<Value>.self))
+    }
+
+    /// The bound reference of the flag `keyPath` names.
+    func reference<Value: Storable>(of keyPath: KeyPath<Container, Value>) throws(StorageError) -> DefaultedReference<LayeredStore, Value> {
+        let (index, declaration) = try declaration(of: keyPath)
+        guard let binding = declaration.binding else {
+            throw StorageError(code: .storeFailure, key: catalog.definitions[index].key, reason: "the flag is not bound to this pole.")
+        }
+        return binding.reference
+    }
+}
+
+/// A key path as a dictionary key. Key paths are immutable objects that
+/// are not marked `Sendable`; one is never changed after it is made, so
+/// sharing it between threads is safe.
+struct KeyPathKey: Hashable, @unchecked Sendable {
+    let keyPath: AnyKeyPath
+
+    init(_ keyPath: AnyKeyPath) {
+        self.keyPath = keyPath
+    }
+}
