@@ -28,10 +28,10 @@ let package = Package(
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
 
         // Tests, with what they share and the second processes some of them start.
-        .target(name: "StowageTestSupport", dependencies: ["Stowage"], path: "Tests/StowageTestSupport"),
+        .target(name: "StowageTestSupport", dependencies: ["Stowage", "StowageFlags"], path: "Tests/StowageTestSupport"),
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"], path: "Tests/StowageJSONFileWorker"),
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
-        .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags"], path: "Tests/StowageFlagsWorker"),
+        .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags", "StowageTestSupport"], path: "Tests/StowageFlagsWorker"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
         .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON"]),

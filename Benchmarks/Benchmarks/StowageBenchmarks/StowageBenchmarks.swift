@@ -23,4 +23,5 @@ let benchmarks: @Sendable () -> Void = {
     registerEnvironmentBenchmarks()
     registerCompositionBenchmarks()
     registerChangeDetectionBenchmarks()
+    registerFlagBenchmarks()
 }

@@ -20,6 +20,9 @@ protocol AnyFlagDeclaration: AnyObject, Sendable {
     func set(_ stored: StoredValue) throws
     /// Tells Observation tracking in progress that the flag was read.
     func trackAccess()
+    /// A value of the flag's type other than its default, for the probe;
+    /// `nil` when the type gives no way to make one.
+    func valueOtherThanDefault() -> (any Sendable)?
 }
 
 extension FlagDeclaration: AnyFlagDeclaration {
@@ -54,6 +57,21 @@ extension FlagDeclaration: AnyFlagDeclaration {
 
     func trackAccess() {
         _ = value
+    }
+
+    func valueOtherThanDefault() -> (any Sendable)? {
+        guard let stored = try? defaultValue.storedValue() else { return nil }
+        let other: StoredValue?
+        switch (type.kind, stored) {
+        case (.bool, .bool(let flag)): other = .bool(!flag)
+        case (.integer, .signedInteger(let number)): other = .signedInteger(number == .max ? number - 1 : number + 1)
+        case (.integer, .unsignedInteger(let number)): other = .unsignedInteger(number == .max ? number - 1 : number + 1)
+        case (.floatingPoint, .double(let number)) where number.isFinite: other = .double(number == 0 ? 1 : -number)
+        case (.string, .string(let text)): other = .string(text + "\u{2022}")
+        case (.choice(let cases), _): other = cases.first { $0 != stored }
+        default: other = nil
+        }
+        return other.flatMap { try? Value(storedValue: $0) }
     }
 }
 

@@ -49,8 +49,7 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     /// pole binds.
     @usableFromInline
     func unboundValue() -> Value {
-        FlagProbe.record(self)
-        return defaultValue
+        FlagProbe.value(of: self)
     }
 
     /// Binds the flag to `reference`, once.

@@ -125,7 +125,7 @@ extension FlagPole {
             expected[timeKey] = current[timeKey] ?? nil
             replacements[timeKey] = .date(Date())
             if try remote.replaceStoredValues(expecting: expected, with: replacements, .granted) {
-                remote.announceChanges(forKeys: replacements.keys)
+                remote.announceChanges(forKeys: replacements.keys.sorted())
                 return changed
             }
         }

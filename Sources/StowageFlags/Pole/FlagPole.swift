@@ -30,6 +30,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     let probe: Container
     let catalog: FlagCatalog
     let probeIndex: [ObjectIdentifier: Int]
+    let probeDeclarations: [any AnyFlagDeclaration]
     let keyPathIndex = Locked<[KeyPathKey: Int]>([:])
 
     /// The layered store every flag reads: ``overrides`` over ``remote`` over the defaults.
@@ -109,6 +110,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         self.probe = probe
         self.catalog = catalog
         self.probeIndex = Dictionary(uniqueKeysWithValues: probeFlags.enumerated().map { (ObjectIdentifier($1.declaration), $0) })
+        self.probeDeclarations = probeFlags.map(\.declaration)
         self.store = store
         self.overrides = overrides
         self.remote = remote
@@ -168,11 +170,12 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         let cacheKey = KeyPathKey(keyPath)
         if let known = keyPathIndex.withLock({ $0[cacheKey] }) { return known }
         let probe = self.probe
-        let read = FlagProbe.declarations { _ = probe[keyPath: keyPath] }
-        let indices = read.compactMap { probeIndex[$0] }
+        let read = { try? probe[keyPath: keyPath].storedValue() }
+        let first = FlagProbe.reads(read)
+        let indices = first.seen.compactMap { probeIndex[$0.declaration] }
         guard indices.count == 1, let index = indices.first else {
             let found = indices.isEmpty ? "no flag" : "\(indices.count) flags (\(indices.map { catalog.definitions[$0].key }.joined(separator: ", ")))"
-            throw StorageError(code: .unsupported, reason: "the key path \(keyPath) reads \(found) of \(Container.self); name one flag, as \\.search.vectorIndex does.")
+            throw notOneFlag(keyPath, reads: found)
         }
         guard catalog.declarations[index] is FlagDeclaration<Value> else {
             throw StorageError(
@@ -180,8 +183,22 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
                 reason: "the key path \(keyPath) gives a \(Value.self), but the flag it reads is a \(catalog.definitions[index].type.name)."
             )
         }
+        // The key path must give the flag's value as it is, whatever it is.
+        var gaveTheFlag = first.result == first.seen[0].gave
+        if gaveTheFlag, let other = probeDeclarations[index].valueOtherThanDefault() {
+            let second = FlagProbe.reads(substituting: (first.seen[0].declaration, other), read)
+            gaveTheFlag = second.seen.count == 1 && second.seen[0].declaration == first.seen[0].declaration && second.result == second.seen[0].gave
+        }
+        guard gaveTheFlag else { throw notOneFlag(keyPath, reads: "more than flag \(catalog.definitions[index].key) alone") }
         keyPathIndex.withLock { $0[cacheKey] = index }
         return index
+    }
+
+    private func notOneFlag(_ keyPath: AnyKeyPath, reads found: String) -> StorageError {
+        StorageError(
+            code: .unsupported,
+            reason: "the key path \(keyPath) reads \(found) of \(Container.self); name one flag's property, as \\.search.vectorIndex does."
+        )
     }
 
     /// The declaration of the flag `keyPath` names, with its type.
