@@ -124,4 +124,23 @@ struct FlagPoleTests {
         try flags.override(\.newCheckout, with: true)
         #expect(await arrivals.wait(for: true))
     }
+
+    /// Flags point to their declarations without counting (so reading one in
+    /// a group costs no reference counting), yet a pole's stores go with it.
+    @Test func aPoleLetsItsStoresGoAndItsContainerReadsDefaultsAfterward() throws {
+        weak var overrides: InMemoryStore?
+        var search: SearchFlags?
+        do {
+            let store = InMemoryStore()
+            overrides = store
+            let flags = try FlagPole(AppFlags(), overrides: store)
+            try flags.override(\.search.vectorIndex, with: true)
+            search = flags.search
+            #expect(search?.vectorIndex == true)
+        }
+        #expect(overrides == nil)
+        #expect(search?.vectorIndex == false)
+        // The container's flags are free again: a new pole opens a new container as before.
+        #expect(try FlagPole(AppFlags(), overrides: InMemoryStore()).rateLimit == 100)
+    }
 }

@@ -22,7 +22,7 @@ func registerFlagBenchmarks() {
     registerFlagExternalOverrideBenchmarks()
 }
 
-// MARK: - 13a–13e Reads
+// MARK: - 13a–13e, 13n Reads
 
 /// Target 13 (reads): a flag read through the pole costs at most 1.5x a
 /// wrapper read (13b, as 1a). Every flag holds a remote value, set in the setup.
@@ -79,6 +79,21 @@ func registerFlagReadBenchmarks() {
             }
         },
         setup: setUp
+    )
+
+    // Reading `flags.block3.flag5` copies the group's value, `FlagBlock`, out
+    // of the container: 100 flags, so its cost shows what copying a group costs.
+    let thousandState = SetupState<FlagPole<ThousandFlags>>()
+    Benchmark(
+        "13n Flags read - context flags.block3.flag5, an Int flag in a group of 100 flags",
+        closure: { benchmark in
+            let flags = thousandState.unwrapped
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(flags.block3.flag5)
+            }
+        },
+        setup: { thousandState.value = try makeThousandFlagsFixture(remote: InMemoryStore()).system }
     )
 
     Benchmark("13e Flags read - context Mutex-guarded class property (as 1b)") { benchmark in
@@ -139,7 +154,7 @@ private func makeThousandFlagsFixture(remote: any UnderlyingStorage, directory: 
 
 /// Target 13 (updates): none set; `update(with:)` of a 1,000-flag payload,
 /// beside what a hand-rolled flag system does with the same bytes. The
-/// payload is 39 KB of flat keys and changes every flag each sample.
+/// payload is 27 KB of flat keys and changes every flag each sample.
 func registerFlagUpdateBenchmarks() {
     let stowage = SetupState<FlagUpdateFixture<FlagPole<ThousandFlags>>>()
     Benchmark(
@@ -320,7 +335,7 @@ final class FlagOverrideEditFixture: @unchecked Sendable {
 
     init() throws {
         directory = try TemporaryDirectory("flag-external-override")
-        try replaceOverrides(in: directory, rateLimit: 0)
+        try Self.replaceOverrides(in: directory, rateLimit: 0)
         flags = try FlagPole(AppFlags(), overrides: JSONFileStore(url: URL(filePath: directory.path("overrides.json"))), remote: InMemoryStore())
         precondition(flags.rateLimit == 0 && flags.newCheckout && flags.search.vectorIndex && flags.state(forKey: "rate-limit")?.origin == .override)
         let seen = seen, expected = expected
@@ -334,7 +349,7 @@ final class FlagOverrideEditFixture: @unchecked Sendable {
             edit += 1
             expected.withLock { [edit] in $0 = edit }
             benchmark.startMeasurement()
-            try replaceOverrides(in: directory, rateLimit: edit)
+            try Self.replaceOverrides(in: directory, rateLimit: edit)
             seen.wait()
             benchmark.stopMeasurement()
         }
@@ -347,7 +362,7 @@ final class FlagOverrideEditFixture: @unchecked Sendable {
 
     /// Writes the overrides file, five flags overridden, `rate-limit` the one
     /// that changes, through a temporary file renamed into place.
-    private func replaceOverrides(in directory: TemporaryDirectory, rateLimit: Int) throws {
+    static func replaceOverrides(in directory: TemporaryDirectory, rateLimit: Int) throws {
         let text = #"{"new-checkout": true, "rate-limit": \#(rateLimit), "search.result-limit": 50, "search.vector-index": true, "theme": "dark"}"#
         try Data(text.utf8).write(to: URL(filePath: directory.path("overrides.json.tmp")))
         guard rename(directory.path("overrides.json.tmp"), directory.path("overrides.json")) == 0 else {

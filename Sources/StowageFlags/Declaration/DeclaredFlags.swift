@@ -10,8 +10,11 @@ protocol AnyFlagDeclaration: AnyObject, Sendable {
     var isBound: Bool { get }
     /// The default's stored form.
     func encodedDefault() throws -> StoredValue
-    /// Binds the flag to its key in `store`; `false` when a pole bound it before.
-    func bind(in store: LayeredStore, key: String) -> Bool
+    /// Binds the flag to its key in `store`.
+    /// - Returns: the reference the pole keeps, or `nil` when another pole has the flag.
+    func bind(in store: LayeredStore, key: String) -> (any Sendable)?
+    /// Unbinds the flag, when its pole goes.
+    func unbind()
     /// `stored`, as `source` holds it, read as the flag's type and written
     /// back in its canonical form.
     /// - Throws: ``StorageError`` naming the key when it is not a value of the flag's type.
@@ -34,10 +37,10 @@ extension FlagDeclaration: AnyFlagDeclaration {
         try defaultValue.storedValue()
     }
 
-    func bind(in store: LayeredStore, key: String) -> Bool {
-        let defaultValue = self.defaultValue
-        let reference = DefaultedReference(store.reference(forKey: key, as: Value.self), default: { defaultValue })
-        return bind(FlagBinding(reference: reference))
+    func bind(in store: LayeredStore, key: String) -> (any Sendable)? {
+        let reference = store.reference(forKey: key, as: Value.self)
+        guard bind(FlagBinding(reader: DetachedReader(reference, default: defaultValue))) else { return nil }
+        return reference
     }
 
     func canonicalValue(_ stored: StoredValue, in source: (any UnderlyingStorage)?, key: String) throws -> StoredValue {
@@ -51,8 +54,8 @@ extension FlagDeclaration: AnyFlagDeclaration {
     }
 
     func set(_ stored: StoredValue) throws {
-        guard let binding else { return }
-        try binding.reference.reference.set(Value(storedValue: stored))
+        guard let reference = binding?.reader.reference else { return }
+        try reference.set(Value(storedValue: stored))
     }
 
     func trackAccess() {

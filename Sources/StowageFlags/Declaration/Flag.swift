@@ -15,7 +15,9 @@
 /// cases when `CaseIterable`), `Codable` values.
 @propertyWrapper
 public struct Flag<Value: Storable>: Sendable {
-    @usableFromInline let declaration: FlagDeclaration<Value>
+    /// Uncounted, so that copying a group of flags costs no reference
+    /// counting; declarations live as long as the process (see `FlagDeclaration`).
+    @usableFromInline unowned(unsafe) let declaration: FlagDeclaration<Value>
 
     /// - Parameters:
     ///   - wrappedValue: the default: what the flag reads while neither an
@@ -23,7 +25,7 @@ public struct Flag<Value: Storable>: Sendable {
     ///   - description: what the flag does, for lists and tools.
     ///   - key: how the flag's part of its key is written.
     public init(wrappedValue: Value, _ description: String, key: FlagKey = .automatic) {
-        declaration = FlagDeclaration(defaultValue: wrappedValue, description: description, key: key)
+        declaration = FlagDeclarations.make(defaultValue: wrappedValue, description: description, key: key)
     }
 
     /// The flag's value: the override, else the remote value, else the default.

@@ -32,6 +32,8 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     let probeIndex: [ObjectIdentifier: Int]
     let probeDeclarations: [any AnyFlagDeclaration]
     let keyPathIndex = Locked<[KeyPathKey: Int]>([:])
+    /// Each flag's reference in ``store``, kept here: flags read them through readers that do not keep them.
+    let references: [any Sendable]
 
     /// The layered store every flag reads: ``overrides`` over ``remote`` over the defaults.
     public let store: LayeredStore
@@ -100,12 +102,18 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
             ],
             writingTo: .store(overrideLayer)
         )
-        for (index, declaration) in catalog.declarations.enumerated() where !declaration.bind(in: store, key: catalog.definitions[index].key) {
-            throw StorageError(
-                code: .keyConflict, key: catalog.definitions[index].key,
-                reason: "this flag of \(Container.self) is already open in another FlagPole, or appears twice in the container; make each container and group with a new expression (\(Container.self)())."
-            )
+        var references: [any Sendable] = []
+        for (index, declaration) in catalog.declarations.enumerated() {
+            guard let reference = declaration.bind(in: store, key: catalog.definitions[index].key) else {
+                for bound in catalog.declarations[..<index] { bound.unbind() }
+                throw StorageError(
+                    code: .keyConflict, key: catalog.definitions[index].key,
+                    reason: "this flag of \(Container.self) is already open in another FlagPole, or appears twice in the container; make each container and group with a new expression (\(Container.self)())."
+                )
+            }
+            references.append(reference)
         }
+        self.references = references
         self.container = live
         self.probe = probe
         self.catalog = catalog
@@ -118,6 +126,10 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         self.options = options
         self.overrideLayer = overrideLayer
         self.remoteLayer = remoteLayer
+    }
+
+    deinit {
+        for declaration in catalog.declarations { declaration.unbind() }
     }
 
     /// What a pole does beyond reading.
@@ -208,13 +220,11 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         return (index, unsafeDowncast(catalog.declarations[index] as AnyObject, to: FlagDeclaration<Value>.self))
     }
 
-    /// The bound reference of the flag `keyPath` names.
+    /// The reference of the flag `keyPath` names, with its default.
     func reference<Value: Storable>(of keyPath: KeyPath<Container, Value>) throws(StorageError) -> DefaultedReference<LayeredStore, Value> {
         let (index, declaration) = try declaration(of: keyPath)
-        guard let binding = declaration.binding else {
-            throw StorageError(code: .storeFailure, key: catalog.definitions[index].key, reason: "the flag is not bound to this pole.")
-        }
-        return binding.reference
+        let defaultValue = declaration.defaultValue
+        return DefaultedReference(store.reference(forKey: catalog.definitions[index].key, as: Value.self), default: { defaultValue })
     }
 }
 
