@@ -78,7 +78,7 @@ struct FlagOverrideTests {
         do {
             let flags = try FlagPole(SharedFlags(), overrides: JSONFileStore(url: overrides), remote: JSONFileStore(url: remote))
             try flags.override(\.theme, with: .sepia)
-            try (flags.overrides as? JSONFileStore)?.flush()
+            try flags.flush()
         }
         let read = try WorkerProcess("StowageFlagsWorker").run(["read", overrides.path(), remote.path(), "theme"])
         #expect(read.output == "\"sepia\" override undated\n")

@@ -26,4 +26,10 @@ package final class DetachedReader<Storage: UnderlyingStorage, Value: Storable>:
         guard let cached = core.cachedRead().0 ?? reference?.readAndCache() else { return defaultValue }
         return cached.value ?? defaultValue
     }
+
+    /// Tells Observation tracking in progress that the key was read, without reading it.
+    @inlinable
+    package func trackAccess() {
+        core.trackAccess()
+    }
 }

@@ -39,7 +39,7 @@ extension FlagDeclaration: AnyFlagDeclaration {
 
     func bind(in store: LayeredStore, key: String) -> (any Sendable)? {
         let reference = store.reference(forKey: key, as: Value.self)
-        guard bind(FlagBinding(reader: DetachedReader(reference, default: defaultValue))) else { return nil }
+        guard bind(DetachedReader(reference, default: defaultValue)) else { return nil }
         return reference
     }
 
@@ -54,12 +54,12 @@ extension FlagDeclaration: AnyFlagDeclaration {
     }
 
     func set(_ stored: StoredValue) throws {
-        guard let reference = binding?.reader.reference else { return }
+        guard let reference = binding?.reference else { return }
         try reference.set(Value(storedValue: stored))
     }
 
     func trackAccess() {
-        _ = value
+        binding?.trackAccess()
     }
 
     func valueOtherThanDefault() -> (any Sendable)? {

@@ -16,8 +16,9 @@
 @propertyWrapper
 public struct Flag<Value: Storable>: Sendable {
     /// Uncounted, so that copying a group of flags costs no reference
-    /// counting; declarations live as long as the process (see `FlagDeclaration`).
-    @usableFromInline unowned(unsafe) let declaration: FlagDeclaration<Value>
+    /// counting, and read as a guaranteed reference, so that a read retains
+    /// nothing either; declarations live as long as the process (see `FlagDeclaration`).
+    @usableFromInline let unmanagedDeclaration: Unmanaged<FlagDeclaration<Value>>
 
     /// - Parameters:
     ///   - wrappedValue: the default: what the flag reads while neither an
@@ -25,10 +26,12 @@ public struct Flag<Value: Storable>: Sendable {
     ///   - description: what the flag does, for lists and tools.
     ///   - key: how the flag's part of its key is written.
     public init(wrappedValue: Value, _ description: String, key: FlagKey = .automatic) {
-        declaration = FlagDeclarations.make(defaultValue: wrappedValue, description: description, key: key)
+        unmanagedDeclaration = Unmanaged.passUnretained(FlagDeclarations.make(defaultValue: wrappedValue, description: description, key: key))
     }
 
     /// The flag's value: the override, else the remote value, else the default.
     @inlinable
-    public var wrappedValue: Value { declaration.value }
+    public var wrappedValue: Value { unmanagedDeclaration._withUnsafeGuaranteedRef { $0.value } }
+
+    var declaration: FlagDeclaration<Value> { unmanagedDeclaration.takeUnretainedValue() }
 }

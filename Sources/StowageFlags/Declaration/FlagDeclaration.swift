@@ -41,7 +41,7 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     @inlinable
     var value: Value {
         guard let pointer = UnsafeRawPointer(bitPattern: bindingAddress.load(ordering: .acquiring)) else { return unboundValue() }
-        return Unmanaged<FlagBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.reader.value }
+        return Unmanaged<FlagBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.value }
     }
 
     /// Outside a pole: the default. A pole finding out which flag a key path
@@ -66,15 +66,11 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     }
 }
 
-/// A bound flag: a reader of its key's reference in the pole's layered store.
+/// A bound flag: a reader of its key's reference in the pole's layered
+/// store. The declaration points to the reader itself, so a read loads one
+/// address and retains nothing.
 @usableFromInline
-final class FlagBinding<Value: Storable>: Sendable {
-    @usableFromInline let reader: DetachedReader<LayeredStore, Value>
-
-    init(reader: DetachedReader<LayeredStore, Value>) {
-        self.reader = reader
-    }
-}
+typealias FlagBinding<Value: Storable> = DetachedReader<LayeredStore, Value>
 
 /// Keeps every flag declaration for the life of the process; see ``FlagDeclaration``.
 enum FlagDeclarations {

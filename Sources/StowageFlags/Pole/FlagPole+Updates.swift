@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import StowageJSON
+import StowageJSONFile
 
 extension FlagPole {
     /// Applies the remote values a server sent, as JSON: an object of flag
@@ -61,6 +62,16 @@ extension FlagPole {
             }
         }
         return FlagUpdateResult(changedKeys: changed, rejected: rejected, clearedOverrides: cleared)
+    }
+
+    /// Returns once the overrides and remote values written so far are
+    /// durable, where they are kept in JSON files (a remote update already
+    /// is when it returns; an override is written in the background).
+    /// - Throws: the first store's write error.
+    public func flush() throws(StorageError) {
+        for store in [overrides, remote] {
+            try (store as? JSONFileStore)?.flush()
+        }
     }
 
     /// The time the last payload was applied, as recorded in ``remote``; `nil`

@@ -50,6 +50,8 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
             memory.withLock { $0[key] = nil }
             return nil
         }
+        // Checked already: a listing asks again for every unchanged value.
+        if memory.withLock({ $0[key]?.lastValid == raw }) { return raw }
         do {
             _ = try flag.canonicalValue(raw, in: source, key: key)
         } catch {
