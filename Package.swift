@@ -70,7 +70,7 @@ let package = Package(
         // The example the README runs.
         .executableTarget(
             name: "StowageExample",
-            dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment"],
+            dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageFlags"],
             path: "Examples/StowageExample"
         ),
     ],

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StowageEnvironment
+import StowageFlags
 import StowageInMemory
 import StowageJSONFile
 
@@ -13,7 +14,10 @@ import StowageJSONFile
 //
 //   LOGGING_LEVEL=debug SERVER_PORT=7000 swift run stowage-example
 //
-// and edit Examples/config.json or Examples/example.env.
+// and edit Examples/config.json or Examples/example.env. Then it opens the
+// service's feature flags, applies what a flag server would send
+// (Examples/flags-payload.json) and lists every flag with where its value
+// comes from; override one by editing the overrides file it names.
 
 /// Every setting, named once: `Keys.Server.port` is "server.port" in the JSON
 /// file and SERVER_PORT in the environment.
@@ -113,3 +117,30 @@ let launches = try state.reference(forKey: "launchCount", as: Int.self).modify(d
     return count
 }
 print("  migration of \"launches\": \(migration); this example has run \(launches) time(s). Run it again, or delete the file to start over.")
+
+// Feature flags: declared once, listed for free, updated remotely, overridden locally.
+struct ServiceFlags: FlagContainer {
+    @Flag("Serves the new checkout flow") var newCheckout = false
+    @Flag("Requests a client may make each second") var rateLimit = 100
+    @FlagGroup("Search") var search = SearchFlags()
+}
+struct SearchFlags: FlagContainer {
+    enum RankingModel: String, Storable, CaseIterable { case bm25, dense, hybrid }
+    @Flag("Ranks results with the vector index") var vectorIndex = false
+    @Flag("The ranking model") var model = RankingModel.bm25
+}
+
+// Overrides live in a JSON file beside the state file; the remote values, here, in memory.
+let flags = try FlagPole(ServiceFlags())
+let update = try flags.update(with: Data(contentsOf: examples.appending(path: "flags-payload.json")))
+let manifest = try flags.writeManifest()
+print("\nFeature flags, after a payload that changed \(update.changedKeys.joined(separator: ", ")):")
+for flag in flags.all {
+    print("  \(padded(flag.key, to: 20)) = \(padded(flag.value.description, to: 10)) from \(flag.origin): \(flag.description)")
+}
+for key in flags.orphanedOverrides.keys.sorted() {
+    print("  \(padded(key, to: 20))   overridden, but no flag has this key any more")
+}
+print("  search ranks with \(flags.search.vectorIndex ? "the vector index and " : "")\(flags.search.model)")
+print("  Override a flag in \(FlagPole<ServiceFlags>.defaultOverridesURL.path(percentEncoded: false)), say {\"rate-limit\": 5};")
+print("  tools find every flag's key, type and default in \(manifest.path(percentEncoded: false)).")
