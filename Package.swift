@@ -47,7 +47,10 @@ let package = Package(
             name: "StowageCompositionTests",
             dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
         ),
-        .testTarget(name: "StowageFlagsTests", dependencies: ["StowageFlags", "StowageTesting", "StowageTestSupport", "StowageFlagsWorker"]),
+        .testTarget(
+            name: "StowageFlagsTests",
+            dependencies: ["StowageFlags", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageFlagsWorker"]
+        ),
         // Replays the fuzz targets' committed inputs through their checks, without libFuzzer.
         .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
 

@@ -67,4 +67,17 @@ struct FlagKeyTests {
         let pole = try FlagPole(MyFlags(), overrides: InMemoryStore())
         #expect(pole.keyStrategy == StorageKeyStrategy(separator: ".", caseStyle: .kebabCase, prefix: nil))
     }
+
+    struct Acronyms: FlagContainer {
+        @Flag("") var userIDs = false
+        @Flag("") var maxHTTPConnections = 4
+        @Flag("") var thirdLevelFlag2 = false
+    }
+
+    /// Stowage splits words as its key groups and the environment store do,
+    /// which differs from Vexil on a plural acronym: Vexil writes `user-i-ds`.
+    @Test func wordsAreSplitAsEverywhereElseInStowage() throws {
+        let pole = try FlagPole(Acronyms(), overrides: InMemoryStore())
+        #expect(pole.definitions.map(\.key) == ["user-ids", "max-http-connections", "third-level-flag2"])
+    }
 }

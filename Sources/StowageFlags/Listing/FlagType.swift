@@ -91,13 +91,13 @@ public struct FlagType: Sendable, Hashable, CustomStringConvertible {
             guard case .bool = value else { throw mismatch() }
             return value
         case .integer(let isSigned, let bitWidth):
-            let whole: StoredValue?
+            // Spelled out: `StoredValue` takes `nil` as `.null`, so a `nil` here would not mean "none".
+            let whole: Optional<StoredValue>
             switch value {
-            case .signedInteger(let number): whole = (isSigned || number >= 0) ? value : nil
-            case .unsignedInteger: whole = isSigned && bitWidth <= 64 ? nil : value
+            case .signedInteger, .unsignedInteger: whole = .some(value)
             case .double(let number) where number.isFinite && number.rounded(.towardZero) == number:
                 whole = Int64(exactly: number).map { StoredValue.signedInteger($0) } ?? UInt64(exactly: number).map { StoredValue.unsignedInteger($0) }
-            default: whole = nil
+            default: whole = .none
             }
             guard let whole else { throw mismatch() }
             guard Self.fits(whole, isSigned: isSigned, bitWidth: bitWidth) else { throw mismatch(", which is out of range") }
@@ -122,11 +122,17 @@ public struct FlagType: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func fits(_ value: StoredValue, isSigned: Bool, bitWidth: Int) -> Bool {
-        guard bitWidth < 64 else { return true }
-        let limit = Int64(1) << (isSigned ? bitWidth - 1 : bitWidth)
         switch value {
-        case .signedInteger(let number): return isSigned ? (number >= -limit && number < limit) : (number >= 0 && number < limit)
-        default: return false
+        case .signedInteger(let number):
+            guard isSigned || number >= 0 else { return false }
+            guard bitWidth < 64 else { return true }
+            let limit = Int64(1) << (isSigned ? bitWidth - 1 : bitWidth)
+            return number >= (isSigned ? -limit : 0) && number < limit
+        case .unsignedInteger:
+            // Only values above Int64.max are kept unsigned.
+            return !isSigned ? bitWidth >= 64 : bitWidth > 64
+        default:
+            return false
         }
     }
 
