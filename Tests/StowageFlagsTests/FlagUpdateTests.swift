@@ -115,3 +115,19 @@ struct FlagUpdateTests {
         #expect(try worker.run(["read", overrides, remote, "search.model"]).output == "\"dense\" remote dated\n")
     }
 }
+
+extension FlagUpdateTests {
+    struct Dated: FlagContainer {
+        @Flag("When the sale ends") var saleEnds = Date(timeIntervalSince1970: 0)
+    }
+
+    /// The JSON file store keeps a date as text; the same date sent again is no change.
+    @Test func aValueTheRemoteStoreKeepsInAnotherFormIsNoChange() throws {
+        let directory = TemporaryDirectory()
+        let flags = try FlagPole(Dated(), overrides: InMemoryStore(), remote: JSONFileStore(url: directory.url("remote.json")))
+        let payload = Data(#"{"sale-ends": "2026-12-24T18:00:00.000Z"}"#.utf8)
+        #expect(try flags.update(with: payload).changedKeys == ["sale-ends"])
+        #expect(try flags.update(with: payload).changedKeys.isEmpty)
+        #expect(flags.saleEnds == Date(timeIntervalSince1970: 1_798_135_200))
+    }
+}

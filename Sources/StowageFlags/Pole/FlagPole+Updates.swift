@@ -130,7 +130,7 @@ extension FlagPole {
                 let old = current[key] ?? nil
                 let new = named[key] ?? nil
                 expected[key] = old
-                if old != new { replacements[key] = new }
+                if old != new, canonicalRemoteValue(old, forKey: key) != new { replacements[key] = new }
             }
             let changed = replacements.keys.sorted()
             expected[timeKey] = current[timeKey] ?? nil
@@ -140,6 +140,13 @@ extension FlagPole {
                 return changed
             }
         }
+    }
+
+    /// A remote value in the form a payload's value takes, for a store that
+    /// keeps another form of it (the JSON file store keeps a date as text).
+    private func canonicalRemoteValue(_ value: StoredValue?, forKey key: String) -> StoredValue? {
+        guard let value, let index = catalog.indexByKey[key] else { return value }
+        return (try? catalog.declarations[index].canonicalValue(value, in: remote, key: key)) ?? value
     }
 
     /// The remote store's values of `keys` as it holds them, at one moment when it can list them.
