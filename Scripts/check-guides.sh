@@ -47,8 +47,9 @@ done
         echo "        .executableTarget(name: \"$target\", dependencies: ["
         echo '            .product(name: "Stowage", package: "Stowage"),'
         echo '            .product(name: "StowageInMemory", package: "Stowage"),'
-        echo '            .product(name: "StowageJSONFile", package: "Stowage"),
-            .product(name: "StowageEnvironment", package: "Stowage"),'
+        echo '            .product(name: "StowageJSONFile", package: "Stowage"),'
+        echo '            .product(name: "StowageEnvironment", package: "Stowage"),'
+        echo '            .product(name: "StowageFlags", package: "Stowage"),'
         echo '            .product(name: "StowageTesting", package: "Stowage"),'
         echo '        ]),'
     done

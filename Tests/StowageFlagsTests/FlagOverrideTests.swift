@@ -59,7 +59,7 @@ struct FlagOverrideTests {
         #expect(flags.rateLimit == 50)
         #expect(flags.state(forKey: "rate-limit")?.origin == .remote)
         let report = try #require(ReportedErrors.forKey("rate-limit").last { $0.message.contains("\"lots\"") })
-        #expect(report.message.contains("is not a Int") && report.message.contains("the override is ignored"))
+        #expect(report.message.contains("is not a valid Int (expected Int, found a string)") && report.message.contains("the override is ignored"))
 
         // A valid override, then nonsense over it: the override's last valid value stays.
         try overrides.set(70, forKey: "rate-limit")
@@ -70,6 +70,20 @@ struct FlagOverrideTests {
         #expect(flags.all.first { $0.key == "rate-limit" }?.value == 70)
         try overrides.removeValue(forKey: "rate-limit")
         #expect(flags.rateLimit == 50)
+    }
+
+    /// The last valid value follows every change: a removed override does not
+    /// come back when nonsense is written where it was, read or not between.
+    @Test func aRemovedOverrideStaysRemovedWhenNonsenseFollows() throws {
+        let overrides = InMemoryStore()
+        let flags = try FlagPole(SharedFlags(), overrides: overrides)
+        try flags.override(\.theme, with: .dark)
+        #expect(flags.theme == .dark)
+        try flags.removeOverride(\.theme)
+        try overrides.set("purple", forKey: "theme")
+        #expect(flags.theme == .light)
+        #expect(flags.state(forKey: "theme")?.origin == .default)
+        #expect(ReportedErrors.forKey("theme").contains { $0.message.contains("\"purple\"") && $0.message.contains("the override is ignored") })
     }
 
     @Test func overridesSurviveARestart() throws {

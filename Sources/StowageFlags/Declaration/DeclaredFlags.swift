@@ -17,7 +17,7 @@ protocol AnyFlagDeclaration: AnyObject, Sendable {
     func unbind()
     /// `stored`, as `source` holds it, read as the flag's type and written
     /// back in its canonical form.
-    /// - Throws: ``StorageError`` naming the key when it is not a value of the flag's type.
+    /// - Throws: `StorageError` naming the key when it is not a value of the flag's type.
     func canonicalValue(_ stored: StoredValue, in source: (any UnderlyingStorage)?, key: String) throws -> StoredValue
     /// Writes `stored` (already checked) through the flag's reference.
     func set(_ stored: StoredValue) throws

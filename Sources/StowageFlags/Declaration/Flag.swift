@@ -9,7 +9,7 @@
 /// ```
 ///
 /// The value is read-only in code: it changes only through the pole
-/// (``FlagPole/override(_:with:)``, ``FlagPole/update(with:mode:)``), so app
+/// (``FlagPole/override(_:with:)``, ``FlagPole/update(with:mode:)-(Sequence<UInt8>,_)``), so app
 /// code can not set a flag by accident. `Value` is any `Storable`: `Bool`,
 /// integers, `Double`, `String`, `RawRepresentable` enums (listed with their
 /// cases when `CaseIterable`), `Codable` values.

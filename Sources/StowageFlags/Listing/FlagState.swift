@@ -32,7 +32,7 @@ public struct FlagState: Sendable, Hashable, Identifiable {
     public var isOverridden: Bool { origin == .override }
 
     /// The value as `Value`.
-    /// - Throws: ``StorageError`` when the flag is not of that type.
+    /// - Throws: `StorageError` when the flag is not of that type.
     public func value<Value: Storable>(as type: Value.Type) throws -> Value {
         do { return try Value(storedValue: value) } catch {
             throw StorageError.wrapping(error, key: key, code: .typeMismatch, reason: "the flag's value is not a \(Value.self).")

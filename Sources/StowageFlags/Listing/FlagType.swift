@@ -78,7 +78,7 @@ public struct FlagType: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Exact for every kind but ``Kind/other``, which takes any value but
     /// null: only the program that declares the flag can check those.
-    /// - Throws: ``StorageError`` naming `key` with what a value must be.
+    /// - Throws: `StorageError` naming `key` with what a value must be.
     public func checked(_ value: StoredValue, forKey key: String) throws(StorageError) -> StoredValue {
         func mismatch(_ detail: String = "") -> StorageError {
             StorageError(

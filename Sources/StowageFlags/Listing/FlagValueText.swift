@@ -12,4 +12,11 @@ enum FlagValueText {
         guard text.count > maximumLength else { return text }
         return text.prefix(maximumLength) + "…"
     }
+
+    /// What a decoding error says went wrong, in parentheses after a space, or nothing.
+    static func detail(of error: any Error) -> String {
+        guard let reason = (error as? StorageError)?.reason, !reason.isEmpty else { return "" }
+        let sentence = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+        return " (\(sentence))"
+    }
 }

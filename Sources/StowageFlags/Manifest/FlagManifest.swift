@@ -50,7 +50,7 @@ public struct FlagManifest: Sendable, Hashable {
     }
 
     /// Reads a manifest a pole wrote.
-    /// - Throws: ``StorageError`` naming the file when it can not be read, is
+    /// - Throws: `StorageError` naming the file when it can not be read, is
     ///   not JSON, or is not a manifest of a version this library reads.
     public init(contentsOf url: URL) throws(StorageError) {
         let path = url.path(percentEncoded: false)

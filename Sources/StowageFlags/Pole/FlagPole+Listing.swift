@@ -30,7 +30,7 @@ extension FlagPole {
     }
 
     /// The flag `keyPath` names, now.
-    /// - Throws: ``StorageError`` when `keyPath` names no flag.
+    /// - Throws: `StorageError` when `keyPath` names no flag.
     public func state<Value: Storable>(of keyPath: KeyPath<Container, Value>) throws(StorageError) -> FlagState {
         currentState(at: try index(of: keyPath))
     }

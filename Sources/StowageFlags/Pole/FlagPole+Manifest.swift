@@ -16,15 +16,14 @@ extension FlagPole {
         )
     }
 
-    /// Writes the ``manifest`` for tools (the `stowage` command among them),
-    /// which can then list the flags and change the overrides while the
-    /// program runs, without its code.
+    /// Writes the ``manifest`` for tools, which can then list the flags and
+    /// change the overrides while the program runs, without its code.
     ///
     /// - Parameter url: where to write; `nil` for beside the overrides file,
     ///   its name with `.manifest` before the extension (`app-flags.overrides.json`
     ///   gives `app-flags.overrides.manifest.json`).
     /// - Returns: where it was written.
-    /// - Throws: ``StorageError`` when the file can not be written, or `url` is
+    /// - Throws: `StorageError` when the file can not be written, or `url` is
     ///   `nil` and the overrides are not kept in a JSON file.
     @discardableResult
     public func writeManifest(to url: URL? = nil) throws(StorageError) -> URL {

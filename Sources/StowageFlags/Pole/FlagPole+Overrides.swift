@@ -2,7 +2,7 @@ extension FlagPole {
     /// Overrides a flag locally: it reads `value` until the override is
     /// removed, whatever the remote values say. Durable as ``overrides`` is
     /// (a JSON file: across restarts), and seen by other processes that share it.
-    /// - Throws: ``StorageError`` when `keyPath` names no flag or the store fails.
+    /// - Throws: `StorageError` when `keyPath` names no flag or the store fails.
     public func override<Value: Storable>(_ keyPath: KeyPath<Container, Value>, with value: Value) throws(StorageError) {
         let reference = try reference(of: keyPath)
         do { try reference.reference.set(value) } catch {
@@ -12,7 +12,7 @@ extension FlagPole {
 
     /// Overrides the flag with `key` with a value in its stored form, for a
     /// tool or a screen that works by key: `true`, `250`, `"dark"`.
-    /// - Throws: ``StorageError`` naming the key when no flag has it, or the
+    /// - Throws: `StorageError` naming the key when no flag has it, or the
     ///   value is not of the flag's type (the message says what it takes).
     public func override(key: String, with value: StoredValue) throws(StorageError) {
         guard let index = catalog.indexByKey[key] else { throw unknownKey(key) }

@@ -26,7 +26,7 @@ extension FlagPole {
     ///   - mode: whether flags the payload leaves out lose their remote value
     ///     (``FlagUpdateMode/fullState``, the default) or keep it (``FlagUpdateMode/patch``).
     /// - Returns: what changed and what was left out.
-    /// - Throws: ``StorageError`` when the payload is not a JSON object (nothing
+    /// - Throws: `StorageError` when the payload is not a JSON object (nothing
     ///   is applied), or the remote store fails.
     @discardableResult
     public func update(with json: some Sequence<UInt8>, mode: FlagUpdateMode = .fullState) throws(StorageError) -> FlagUpdateResult {
@@ -101,7 +101,7 @@ extension FlagPole {
                     let type = catalog.definitions[index].type
                     rejected.append(StorageError(
                         code: .typeMismatch, key: key,
-                        reason: "the payload's value \(FlagValueText.render(value)) is not a \(type): \(type.name) takes \(type.expectation). The flag keeps its value.",
+                        reason: "the payload's value \(FlagValueText.render(value)) is not a valid \(type)\(FlagValueText.detail(of: error)); \(type.name) takes \(type.expectation). The flag keeps its value.",
                         underlyingError: error
                     ))
                 }

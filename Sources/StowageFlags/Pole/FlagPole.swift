@@ -39,7 +39,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     public let store: LayeredStore
     /// Where local overrides are kept.
     public let overrides: any UnderlyingStorage
-    /// Where remote values are kept: ``update(with:mode:)`` writes them there.
+    /// Where remote values are kept: ``update(with:mode:)-(Sequence<UInt8>,_)`` writes them there.
     public let remote: any UnderlyingStorage
     /// How keys are built from the declaration.
     public let keyStrategy: StorageKeyStrategy
@@ -47,7 +47,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     let overrideLayer: FlagSourceLayer
     let remoteLayer: FlagSourceLayer
 
-    /// The key under which ``update(with:mode:)`` records, in ``remote``, when it last applied a payload.
+    /// The key under which ``update(with:mode:)-(Sequence<UInt8>,_)`` records, in ``remote``, when it last applied a payload.
     public static var remoteUpdateTimeKey: String { "$remote-updated-at" }
 
     /// Opens a flag container.
@@ -60,14 +60,14 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     ///     kebab-case joined by `.` unless told otherwise. One declaration
     ///     serves any number of strategies.
     ///   - overrides: where local overrides live; `nil` for a JSON file
-    ///     beside ``JSONFileStore/defaultLocation``, named after the container
+    ///     beside `JSONFileStore.defaultLocation`, named after the container
     ///     (``defaultOverridesURL``).
     ///   - remote: where remote values live; an `InMemoryStore` unless told
     ///     otherwise. A `JSONFileStore` keeps the last payload across
     ///     restarts; any store can be the source (a file an operations tool
     ///     writes, the environment).
     ///   - options: what a remote update does to overrides.
-    /// - Throws: ``StorageError`` with code `.keyConflict` when two flags have
+    /// - Throws: `StorageError` with code `.keyConflict` when two flags have
     ///   one key (the error names both), and when the container's flags are
     ///   already open in another pole.
     public init(
@@ -134,7 +134,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
 
     /// What a pole does beyond reading.
     public struct Options: Sendable, Hashable {
-        /// Whether ``FlagPole/update(with:mode:)`` removes the override of each
+        /// Whether ``FlagPole/update(with:mode:)-(Sequence<UInt8>,_)`` removes the override of each
         /// flag the payload sets, so the server's value wins (the rule of
         /// systems where overrides are for trying a change until the next
         /// sync). `false`, the default, keeps overrides until they are removed.
@@ -146,7 +146,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     }
 
     /// Where overrides live unless the pole is given a store: beside
-    /// ``JSONFileStore/defaultLocation``, `<container in kebab case>.overrides.json`.
+    /// `JSONFileStore.defaultLocation`, `<container in kebab case>.overrides.json`.
     public static var defaultOverridesURL: URL {
         let name = StorageKeyStrategy.CaseStyle.kebabCase.apply(to: String(describing: Container.self))
         return JSONFileStore.defaultLocation.deletingLastPathComponent().appending(path: "\(name).overrides.json")
@@ -177,7 +177,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     // MARK: Key paths
 
     /// The position of the flag `keyPath` names.
-    /// - Throws: ``StorageError`` when it names no flag, or several, or a flag of another type.
+    /// - Throws: `StorageError` when it names no flag, or several, or a flag of another type.
     func index<Value: Storable>(of keyPath: KeyPath<Container, Value>) throws(StorageError) -> Int {
         let cacheKey = KeyPathKey(keyPath)
         if let known = keyPathIndex.withLock({ $0[cacheKey] }) { return known }

@@ -33,9 +33,14 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
         self.role = role
         self.flags = flags
         let changes = source.observe { [weak self] change in
+            guard let self else { return }
             switch change {
-            case .allKeys: self?.announceChangeOfAllKeys()
-            case .key(let key): self?.announceChange(forKey: key)
+            case .allKeys:
+                for key in flags.keys { recheck(key) }
+                announceChangeOfAllKeys()
+            case .key(let key):
+                recheck(key)
+                announceChange(forKey: key)
             }
         }
         let discards = source.observeCacheDiscards { [weak self] keys in self?.discardCachedValues(forKeys: keys) }
@@ -67,13 +72,21 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
         return raw
     }
 
+    /// Checks the source's value of a flag that just changed, so that the
+    /// last valid value follows every change, a removal included, whether
+    /// or not anything read the flag in between.
+    private func recheck(_ key: String) {
+        guard flags[key] != nil else { return }
+        _ = validated(try? source.storedValue(forKey: key, .granted), forKey: key)
+    }
+
     private func report(_ error: any Error, raw: StoredValue, forKey key: String, keeping fallback: StoredValue?) {
         let shown = source.isSecret(key: key) ? "a secret value" : FlagValueText.render(raw)
         let type = flags[key].map { "\($0.type)" } ?? "the flag's type"
         let outcome = fallback == nil ? "the \(role) is ignored" : "the flag keeps its previous \(role) value"
         StorageError(
             code: .typeMismatch, key: key,
-            reason: "the \(role) value \(shown) is not a \(type); \(outcome).",
+            reason: "the \(role) value \(shown) is not a valid \(type)\(FlagValueText.detail(of: error)); \(outcome).",
             underlyingError: error
         ).report()
     }

@@ -9,7 +9,7 @@ public enum FlagUpdateMode: Sendable, Hashable {
     case patch
 }
 
-/// What ``FlagPole/update(with:mode:)`` did.
+/// What ``FlagPole/update(with:mode:)-(Sequence<UInt8>,_)`` did.
 public struct FlagUpdateResult: Sendable {
     /// The flags whose remote value changed, sorted; only these were announced.
     public var changedKeys: [String]
