@@ -68,6 +68,8 @@ struct FlagListingTests {
 
         let rejected = try flags.update(with: Data(#"{"small": 256, "region": "asia", "limits": {"burst": "x"}, "ratio": "half"}"#.utf8), mode: .patch).rejected
         #expect(Set(rejected.compactMap(\.key)) == ["small", "region", "limits", "ratio"])
+        let limits = try #require(rejected.first { $0.key == "limits" })
+        #expect(limits.message.contains(#"is not a valid Limits ("#) && limits.message.contains("burst"))
         #expect(flags.small == 255 && flags.region == .us && flags.limits == Limits(burst: 1, perMinute: 2))
 
         try flags.override(\.limits, with: Limits(burst: 5, perMinute: 5))

@@ -59,7 +59,7 @@ struct FlagOverrideTests {
         #expect(flags.rateLimit == 50)
         #expect(flags.state(forKey: "rate-limit")?.origin == .remote)
         let report = try #require(ReportedErrors.forKey("rate-limit").last { $0.message.contains("\"lots\"") })
-        #expect(report.message.contains("is not a valid Int (expected Int, found a string)") && report.message.contains("the override is ignored"))
+        #expect(report.message.contains("is not a valid Int, which takes a whole number") && report.message.contains("the override is ignored"))
 
         // A valid override, then nonsense over it: the override's last valid value stays.
         try overrides.set(70, forKey: "rate-limit")

@@ -13,10 +13,11 @@ enum FlagValueText {
         return text.prefix(maximumLength) + "…"
     }
 
-    /// What a decoding error says went wrong, in parentheses after a space, or nothing.
-    static func detail(of error: any Error) -> String {
+    /// Why a value is not of `type`: what the type takes, or, for a type the
+    /// pole knows no shape of (a `Codable` value), what decoding it found.
+    static func why(_ type: FlagType, error: any Error) -> String {
+        guard case .other = type.kind else { return ", which takes \(type.expectation)" }
         guard let reason = (error as? StorageError)?.reason, !reason.isEmpty else { return "" }
-        let sentence = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
-        return " (\(sentence))"
+        return " (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason))"
     }
 }

@@ -101,7 +101,7 @@ extension FlagPole {
                     let type = catalog.definitions[index].type
                     rejected.append(StorageError(
                         code: .typeMismatch, key: key,
-                        reason: "the payload's value \(FlagValueText.render(value)) is not a valid \(type)\(FlagValueText.detail(of: error)); \(type.name) takes \(type.expectation). The flag keeps its value.",
+                        reason: "the payload's value \(FlagValueText.render(value)) is not a valid \(type.name)\(FlagValueText.why(type, error: error)). The flag keeps its value.",
                         underlyingError: error
                     ))
                 }

@@ -82,11 +82,11 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
 
     private func report(_ error: any Error, raw: StoredValue, forKey key: String, keeping fallback: StoredValue?) {
         let shown = source.isSecret(key: key) ? "a secret value" : FlagValueText.render(raw)
-        let type = flags[key].map { "\($0.type)" } ?? "the flag's type"
         let outcome = fallback == nil ? "the \(role) is ignored" : "the flag keeps its previous \(role) value"
+        let why = flags[key].map { "a valid \($0.type.name)" + FlagValueText.why($0.type, error: error) } ?? "of the flag's type"
         StorageError(
             code: .typeMismatch, key: key,
-            reason: "the \(role) value \(shown) is not a valid \(type)\(FlagValueText.detail(of: error)); \(outcome).",
+            reason: "the \(role) value \(shown) is not \(why); \(outcome).",
             underlyingError: error
         ).report()
     }
