@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
         .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags", "StowageTestSupport"], path: "Tests/StowageFlagsWorker"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
-        .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting"]),
+        .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON"]),
         .testTarget(
             name: "StowageJSONFileTests",

@@ -1,4 +1,5 @@
 import StowageInMemory
+import StowageTestSupport
 import Testing
 
 /// Keys the in-memory store changes together (a multi-key swap, a restore)
@@ -12,20 +13,6 @@ import Testing
 /// values under its lock, the first key's observer found the other key's
 /// reference still caching the old value.
 struct InMemoryStoreVisibilityTests {
-    /// What observers saw: their own key's value, and the other key's, read from inside.
-    final class Sightings: Sendable {
-        private let seen = Locked<[String]>([])
-
-        func watch(_ first: StorageReference<InMemoryStore, String>, _ second: StorageReference<InMemoryStore, String>) -> [ObservationToken] {
-            [
-                first.observe { value in self.seen.withLock { $0.append("\(first.key)=\(value ?? "nil") saw \(second.key)=\(second.value ?? "nil")") } },
-                second.observe { value in self.seen.withLock { $0.append("\(second.key)=\(value ?? "nil") saw \(first.key)=\(first.value ?? "nil")") } },
-            ]
-        }
-
-        var all: [String] { seen.withLock { $0 } }
-    }
-
     @Test func aSnapshotWrittenToTheStoreShowsAllItsKeysOrNone() throws {
         let store: InMemoryStore = ["mode": "old", "level": "old"]
         let mode = store.reference(forKey: "mode", as: String.self), level = store.reference(forKey: "level", as: String.self)

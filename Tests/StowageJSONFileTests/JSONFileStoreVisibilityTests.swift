@@ -12,22 +12,6 @@ import Testing
 /// announced one after another, so before the fix the first key's observer
 /// found the other key's reference still caching the old value.
 struct JSONFileStoreVisibilityTests {
-    /// What observers saw: their own key's value, and the other key's, read from inside.
-    final class Sightings: Sendable {
-        private let seen = Collected<String>()
-
-        func watch<Store: UnderlyingStorage>(
-            _ first: StorageReference<Store, String>, _ second: StorageReference<Store, String>
-        ) -> [ObservationToken] {
-            [
-                first.observe { value in self.seen.append("\(first.key)=\(value ?? "nil") saw \(second.key)=\(second.value ?? "nil")") },
-                second.observe { value in self.seen.append("\(second.key)=\(value ?? "nil") saw \(first.key)=\(first.value ?? "nil")") },
-            ]
-        }
-
-        var all: [String] { seen.all }
-    }
-
     @Test func aFileRereadWithTwoChangedKeysShowsBothOrNeither() throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"mode": "old", "level": "old"}"#)

@@ -42,8 +42,8 @@ func registerChangeDetectionBenchmarks() {
     #endif
 }
 
-/// One edit per sample; a few hundred samples give a stable p99.
-private var editConfiguration: Benchmark.Configuration {
+/// One edit per sample; a few hundred samples give a stable p99. Group 13's external overrides use it too.
+var editConfiguration: Benchmark.Configuration {
     Benchmark.Configuration(
         metrics: [.wallClock],
         timeUnits: .microseconds,

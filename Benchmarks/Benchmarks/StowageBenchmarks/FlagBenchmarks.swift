@@ -283,7 +283,7 @@ func registerFlagExternalOverrideBenchmarks() {
     let flagState = SetupState<FlagOverrideEditFixture>()
     Benchmark(
         "13k Flags external override to observer - Stowage flags.observe(\\.rateLimit), overrides file replaced by rename",
-        configuration: flagEditConfiguration,
+        configuration: editConfiguration,
         closure: { benchmark in try flagState.unwrapped.measure(benchmark) },
         setup: { flagState.value = try FlagOverrideEditFixture() },
         teardown: { flagState.value?.tearDown() }
@@ -292,7 +292,7 @@ func registerFlagExternalOverrideBenchmarks() {
     let inotifyState = SetupState<InotifyEditFixture>()
     Benchmark(
         "13l Flags external override to observer - baseline the inotify event for a rename (as 12b)",
-        configuration: flagEditConfiguration,
+        configuration: editConfiguration,
         closure: { benchmark in try inotifyState.unwrapped.measure(benchmark) },
         setup: { inotifyState.value = try InotifyEditFixture() },
         teardown: { inotifyState.value?.tearDown() }
@@ -301,24 +301,12 @@ func registerFlagExternalOverrideBenchmarks() {
     let storeState = SetupState<StoreEditFixture>()
     Benchmark(
         "13m Flags external override to observer - context JSONFileStore reference observer (as 12a)",
-        configuration: flagEditConfiguration,
+        configuration: editConfiguration,
         closure: { benchmark in try storeState.unwrapped.measure(benchmark) },
         setup: { storeState.value = try StoreEditFixture() },
         teardown: { storeState.value?.tearDown() }
     )
     #endif
-}
-
-/// As group 12: one edit per sample; a few hundred samples give a stable p99.
-private var flagEditConfiguration: Benchmark.Configuration {
-    Benchmark.Configuration(
-        metrics: [.wallClock],
-        timeUnits: .microseconds,
-        warmupIterations: 5,
-        scalingFactor: .one,
-        maxDuration: .seconds(5),
-        maxIterations: 500
-    )
 }
 
 #if os(Linux)
