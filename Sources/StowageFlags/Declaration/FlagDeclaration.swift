@@ -14,8 +14,8 @@ public import Synchronization
 /// The binding is set after the declaration is made (the pole finds flags
 /// by reflection only once the container exists) and read on every flag
 /// read, so it is published through an atomic word: a read is one acquiring
-/// load, no lock and no retain. Bindings live as long as the declaration,
-/// so a read that loaded one never finds it gone.
+/// load, no lock and no retain. Bindings are kept for the life of the
+/// process too, so a read that loaded one never finds it gone.
 @usableFromInline
 final class FlagDeclaration<Value: Storable>: Sendable {
     let defaultValue: Value
@@ -55,9 +55,11 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     /// Binds the flag, unless a pole has it open already.
     /// - Returns: `false` when another pole has it.
     func bind(_ binding: FlagBinding<Value>) -> Bool {
-        // Retained for good: a reader may still hold the address after the pole unbinds it.
-        let address = UInt(bitPattern: Unmanaged.passRetained(binding).toOpaque())
-        return bindingAddress.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged
+        let address = UInt(bitPattern: Unmanaged.passUnretained(binding).toOpaque())
+        guard bindingAddress.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged else { return false }
+        // Kept for good, and reachable: a read may still hold the address after the pole unbinds it.
+        FlagDeclarations.keepForTheProcess(binding)
+        return true
     }
 
     /// Unbinds the flag when its pole goes: it reads its default again.
@@ -79,7 +81,12 @@ enum FlagDeclarations {
     /// A declaration, kept for the life of the process.
     static func make<Value: Storable>(defaultValue: Value, description: String, key: FlagKey) -> FlagDeclaration<Value> {
         let declaration = FlagDeclaration(defaultValue: defaultValue, description: description, key: key)
-        kept.withLock { $0.append(declaration) }
+        keepForTheProcess(declaration)
         return declaration
+    }
+
+    /// Keeps `object` (a declaration, or the reader a pole bound one to) for the life of the process.
+    static func keepForTheProcess(_ object: some AnyObject & Sendable) {
+        kept.withLock { $0.append(object) }
     }
 }
