@@ -3,10 +3,9 @@ import Synchronization
 
 /// A flag's declaration with its value type erased, for the walk over a
 /// container and for the pole's work by key.
-protocol AnyFlagDeclaration: AnyObject, Sendable {
+protocol AnyFlagDeclaration: AnyObject, FlagValueChecker {
     var description: String { get }
     var key: FlagKey { get }
-    var type: FlagType { get }
     var isBound: Bool { get }
     /// The default's stored form.
     func encodedDefault() throws -> StoredValue
@@ -15,12 +14,6 @@ protocol AnyFlagDeclaration: AnyObject, Sendable {
     func bind(in store: LayeredStore, key: String) -> (any Sendable)?
     /// Unbinds the flag, when its pole goes.
     func unbind()
-    /// `stored`, as `source` holds it, read as the flag's type and written
-    /// back in its canonical form.
-    /// - Throws: `StorageError` naming the key when it is not a value of the flag's type.
-    func canonicalValue(_ stored: StoredValue, in source: (any UnderlyingStorage)?, key: String) throws -> StoredValue
-    /// Writes `stored` (already checked) through the flag's reference.
-    func set(_ stored: StoredValue) throws
     /// Tells Observation tracking in progress that the flag was read.
     func trackAccess()
     /// A value of the flag's type other than its default, for the probe;
@@ -51,11 +44,6 @@ extension FlagDeclaration: AnyFlagDeclaration {
             throw StorageError.wrapping(error, key: key, code: .typeMismatch, reason: "expected \(type).")
         }
         return try value.storedValue()
-    }
-
-    func set(_ stored: StoredValue) throws {
-        guard let reference = binding?.reference else { return }
-        try reference.set(Value(storedValue: stored))
     }
 
     func trackAccess() {

@@ -31,24 +31,13 @@ extension FlagPole {
     /// an independent stream per access, ending when the consumer stops.
     /// An override set to the remote value arrives too: the origin changed.
     public var changes: AsyncStream<FlagState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: FlagState.self, bufferingPolicy: .unbounded)
-        let token = observe { continuation.yield($0) }
-        continuation.onTermination = { _ in token.cancel() }
-        return stream
+        board.changes
     }
 
     /// Calls `handler` with a flag's new state after every change of its value
     /// or origin, on the thread that made or announced it, one call at a time.
     /// - Returns: a token; observing stops when it is cancelled or released.
     public func observe(_ handler: @escaping @Sendable (FlagState) -> Void) -> ObservationToken {
-        let feed = FlagChangeFeed(current: all, read: { [self] index in currentState(at: index) }, deliver: handler)
-        let indexByKey = catalog.indexByKey
-        let count = catalog.definitions.count
-        return store.observe { change in
-            switch change {
-            case .allKeys: feed.flagsMayHaveChanged(0..<count)
-            case .key(let key): if let index = indexByKey[key] { feed.flagsMayHaveChanged([index]) }
-            }
-        }
+        board.observe(handler)
     }
 }

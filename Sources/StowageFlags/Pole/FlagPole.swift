@@ -35,20 +35,21 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     /// Each flag's reference in ``store``, kept here: flags read them through readers that do not keep them.
     let references: [any Sendable]
 
-    /// The layered store every flag reads: ``overrides`` over ``remote`` over the defaults.
-    public let store: LayeredStore
-    /// Where local overrides are kept.
-    public let overrides: any UnderlyingStorage
-    /// Where remote values are kept: ``update(with:mode:)-(Sequence<UInt8>,_)`` writes them there.
-    public let remote: any UnderlyingStorage
+    /// The flags by key: the layered store, listing, overrides, remote updates.
+    let board: FlagBoard
     /// How keys are built from the declaration.
     public let keyStrategy: StorageKeyStrategy
     public let options: Options
-    let overrideLayer: FlagSourceLayer
-    let remoteLayer: FlagSourceLayer
+
+    /// The layered store every flag reads: ``overrides`` over ``remote`` over the defaults.
+    public var store: LayeredStore { board.store }
+    /// Where local overrides are kept.
+    public var overrides: any UnderlyingStorage { board.overrides }
+    /// Where remote values are kept: ``update(with:mode:)-(Sequence<UInt8>,_)`` writes them there.
+    public var remote: any UnderlyingStorage { board.remote }
 
     /// The key under which ``update(with:mode:)-(Sequence<UInt8>,_)`` records, in ``remote``, when it last applied a payload.
-    public static var remoteUpdateTimeKey: String { "$remote-updated-at" }
+    public static var remoteUpdateTimeKey: String { FlagBoard.remoteUpdateTimeKey }
 
     /// Opens a flag container.
     ///
@@ -89,19 +90,11 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
                 reason: "FlagPole needs an expression that makes a new \(Container.self) each time it is evaluated (FlagPole(\(Container.self)())), not a variable holding one."
             )
         }
-        let overrides = overrides ?? JSONFileStore(url: Self.defaultOverridesURL)
-        let flagsByKey = Dictionary(uniqueKeysWithValues: catalog.definitions.indices.map { (catalog.definitions[$0].key, catalog.declarations[$0]) })
-        let overrideLayer = FlagSourceLayer(overrides, role: "override", flags: flagsByKey)
-        let remoteLayer = FlagSourceLayer(remote, role: "remote", flags: flagsByKey)
-        let defaults = InMemoryStore(Dictionary(uniqueKeysWithValues: catalog.definitions.map { ($0.key, $0.defaultValue) }))
-        let store = LayeredStore(
-            [
-                LayeredStore.Layer(FlagOrigin.override.rawValue, overrideLayer),
-                LayeredStore.Layer(FlagOrigin.remote.rawValue, remoteLayer),
-                LayeredStore.Layer(FlagOrigin.default.rawValue, defaults),
-            ],
-            writingTo: .store(overrideLayer)
+        let board = FlagBoard(
+            definitions: catalog.definitions, checkers: catalog.declarations, containerName: String(describing: Container.self),
+            separator: keyStrategy.separator, overrides: overrides ?? JSONFileStore(url: Self.defaultOverridesURL), remote: remote
         )
+        let store = board.store
         var references: [any Sendable] = []
         for (index, declaration) in catalog.declarations.enumerated() {
             guard let reference = declaration.bind(in: store, key: catalog.definitions[index].key) else {
@@ -117,15 +110,11 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         self.container = live
         self.probe = probe
         self.catalog = catalog
-        self.probeIndex = Dictionary(uniqueKeysWithValues: probeFlags.enumerated().map { (ObjectIdentifier($1.declaration), $0) })
+        self.probeIndex = Dictionary(probeFlags.enumerated().map { (ObjectIdentifier($1.declaration), $0) }, uniquingKeysWith: { first, _ in first })
         self.probeDeclarations = probeFlags.map(\.declaration)
-        self.store = store
-        self.overrides = overrides
-        self.remote = remote
+        self.board = board
         self.keyStrategy = keyStrategy
         self.options = options
-        self.overrideLayer = overrideLayer
-        self.remoteLayer = remoteLayer
     }
 
     deinit {
@@ -167,11 +156,11 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     }
 
     /// Every flag's definition, in declaration order (groups depth first).
-    public var definitions: [FlagDefinition] { catalog.definitions }
+    public var definitions: [FlagDefinition] { board.definitions }
 
     /// The definition of the flag with `key`.
     public func definition(forKey key: String) -> FlagDefinition? {
-        catalog.indexByKey[key].map { catalog.definitions[$0] }
+        board.indexByKey[key].map { board.definitions[$0] }
     }
 
     // MARK: Key paths

@@ -16,7 +16,7 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
     let source: any UnderlyingStorage
     /// "override" or "remote", for messages.
     let role: String
-    let flags: [String: any AnyFlagDeclaration]
+    let flags: [String: any FlagValueChecker]
 
     private struct KeyMemory {
         /// The last value of the flag's type read from the source.
@@ -28,7 +28,7 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
     private let memory = Locked<[String: KeyMemory]>([:])
     private let subscriptions = Locked<[ObservationToken]>([])
 
-    init(_ source: any UnderlyingStorage, role: String, flags: [String: any AnyFlagDeclaration]) {
+    init(_ source: any UnderlyingStorage, role: String, flags: [String: any FlagValueChecker]) {
         self.source = source
         self.role = role
         self.flags = flags

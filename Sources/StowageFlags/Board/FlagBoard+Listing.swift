@@ -1,0 +1,73 @@
+extension FlagBoard {
+    /// Every flag with its value and origin, each source read at one moment.
+    var all: [FlagState] {
+        let overridden = entries(of: overrideLayer)
+        let remoteValues = entries(of: remoteLayer)
+        return definitions.indices.map { state(at: $0, overrides: overridden, remote: remoteValues) }
+    }
+
+    /// The flags whose key, name in code or description contains `text`, ignoring case.
+    func all(matching text: String) -> [FlagState] {
+        let needle = text.lowercased()
+        guard !needle.isEmpty else { return all }
+        return all.filter { state in
+            [state.key, state.definition.name, state.description].contains { $0.lowercased().contains(needle) }
+        }
+    }
+
+    func state(forKey key: String) -> FlagState? {
+        indexByKey[key].map(currentState(at:))
+    }
+
+    /// Every flag's value and origin as a snapshot of the layered store.
+    func snapshot() -> StoreSnapshot {
+        let states = all
+        return StoreSnapshot(
+            Dictionary(uniqueKeysWithValues: states.map { ($0.key, $0.value) }),
+            origins: Dictionary(uniqueKeysWithValues: states.map { ($0.key, $0.origin.rawValue) })
+        )
+    }
+
+    func currentState(at index: Int) -> FlagState {
+        let key = definitions[index].key
+        return state(at: index, overrides: value(of: key, in: overrideLayer), remote: value(of: key, in: remoteLayer))
+    }
+
+    /// The flag's state, given what the overrides and remote values hold (already checked by their layers).
+    private func state(at index: Int, overrides: [String: StoredValue], remote: [String: StoredValue]) -> FlagState {
+        let definition = definitions[index]
+        for (origin, layer, values) in [(FlagOrigin.override, overrideLayer, overrides), (.remote, remoteLayer, remote)] {
+            guard let stored = values[definition.key],
+                let canonical = try? checkers[index].canonicalValue(stored, in: layer.source, key: definition.key)
+            else { continue }
+            return FlagState(definition: definition, value: canonical, origin: origin)
+        }
+        return FlagState(definition: definition, value: definition.defaultValue, origin: .default)
+    }
+
+    /// What a source layer holds for the flags, listed at one moment when the
+    /// source can list, else key by key.
+    private func entries(of layer: FlagSourceLayer) -> [String: StoredValue] {
+        do {
+            return try layer.storedEntries(.granted)
+        } catch let error as StorageError where error.code == .unsupported {
+            var values: [String: StoredValue] = [:]
+            for key in indexByKey.keys {
+                values.merge(value(of: key, in: layer)) { _, new in new }
+            }
+            return values
+        } catch {
+            StorageError.storeFailure(error, reason: "the \(layer.role) values could not be listed.").report()
+            return [:]
+        }
+    }
+
+    private func value(of key: String, in layer: FlagSourceLayer) -> [String: StoredValue] {
+        do {
+            return try layer.storedValue(forKey: key, .granted).map { [key: $0] } ?? [:]
+        } catch {
+            StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the \(layer.role) value could not be read.").report()
+            return [:]
+        }
+    }
+}

@@ -1,0 +1,66 @@
+extension FlagBoard {
+    /// Overrides the flag with `key` with `value` in its stored form, checked against the flag's type.
+    func override(key: String, with value: StoredValue) throws(StorageError) {
+        guard let index = indexByKey[key] else { throw unknownKey(key) }
+        let canonical: StoredValue
+        do { canonical = try checkers[index].canonicalValue(value, in: nil, key: key) } catch {
+            let type = definitions[index].type
+            throw StorageError(
+                code: .typeMismatch, key: key,
+                reason: "\(type.name) takes \(type.expectation); found \(FlagValueText.render(value)).", underlyingError: error
+            )
+        }
+        do { try store.set(canonical, forKey: key) } catch {
+            throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the override could not be written.")
+        }
+    }
+
+    /// Removes the override kept under `key`, a flag's or a left-over one.
+    func removeOverride(forKey key: String) throws(StorageError) {
+        do {
+            if indexByKey[key] != nil {
+                try store.removeValue(forKey: key)
+            } else {
+                try overrides.removeValue(forKey: key)
+            }
+        } catch {
+            throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the override could not be removed.")
+        }
+    }
+
+    /// Removes every override at once.
+    /// - Returns: the keys whose overrides were removed, sorted.
+    func removeAllOverrides() throws(StorageError) -> [String] {
+        do {
+            while true {
+                let current = try overrides.storedEntries(.granted)
+                guard !current.isEmpty else { return [] }
+                let expected = current.mapValues { Optional($0) }
+                let removals = current.mapValues { _ in StoredValue?.none }
+                if try overrides.replaceStoredValues(expecting: expected, with: removals, .granted) {
+                    overrides.announceChanges(forKeys: current.keys.sorted())
+                    return current.keys.sorted()
+                }
+            }
+        } catch {
+            throw StorageError.storeFailure(error, reason: "the overrides could not be removed.")
+        }
+    }
+
+    /// Overrides kept for keys no flag has.
+    var orphanedOverrides: [String: StoredValue] {
+        let entries: [String: StoredValue]
+        do { entries = try overrides.storedEntries(.granted) } catch {
+            StorageError.storeFailure(error, reason: "the overrides could not be listed.").report()
+            return [:]
+        }
+        return entries.filter { indexByKey[$0.key] == nil }
+    }
+}
+
+extension StorageError {
+    /// `error` as a `StorageError`, kept as it is when it is one.
+    static func storeFailure(_ error: any Error, reason: String) -> StorageError {
+        (error as? StorageError) ?? StorageError(code: .storeFailure, reason: reason, underlyingError: error)
+    }
+}

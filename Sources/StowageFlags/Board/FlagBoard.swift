@@ -1,0 +1,59 @@
+/// The flags of one container, by key: their definitions, the layered store
+/// of overrides over remote values over defaults they are read through, and
+/// everything done by key (listing, overrides, remote updates, the stream
+/// of changes). A ``FlagPole`` adds the program's typed flags and key paths;
+/// ``ManifestFlags`` opens the same from a manifest, for a tool.
+final class FlagBoard: Sendable {
+    let definitions: [FlagDefinition]
+    let checkers: [any FlagValueChecker]
+    let indexByKey: [String: Int]
+    /// The container's type name, for messages.
+    let containerName: String
+    /// What joins the parts of a key, and so the levels of a nested payload.
+    let separator: String
+    let store: LayeredStore
+    let overrides: any UnderlyingStorage
+    let remote: any UnderlyingStorage
+    let overrideLayer: FlagSourceLayer
+    let remoteLayer: FlagSourceLayer
+
+    /// The key under which a remote update records its time, in the remote store.
+    static let remoteUpdateTimeKey = "$remote-updated-at"
+
+    init(
+        definitions: [FlagDefinition], checkers: [any FlagValueChecker], containerName: String, separator: String,
+        overrides: any UnderlyingStorage, remote: any UnderlyingStorage
+    ) {
+        self.definitions = definitions
+        self.checkers = checkers
+        self.containerName = containerName
+        self.separator = separator
+        self.overrides = overrides
+        self.remote = remote
+        // Keys are unique: the catalog and the manifest reader refuse two flags with one key.
+        indexByKey = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let checkersByKey = Dictionary(definitions.indices.map { (definitions[$0].key, checkers[$0]) }, uniquingKeysWith: { first, _ in first })
+        overrideLayer = FlagSourceLayer(overrides, role: "override", flags: checkersByKey)
+        remoteLayer = FlagSourceLayer(remote, role: "remote", flags: checkersByKey)
+        let defaults = InMemoryStore(Dictionary(definitions.map { ($0.key, $0.defaultValue) }, uniquingKeysWith: { first, _ in first }))
+        store = LayeredStore(
+            [
+                LayeredStore.Layer(FlagOrigin.override.rawValue, overrideLayer),
+                LayeredStore.Layer(FlagOrigin.remote.rawValue, remoteLayer),
+                LayeredStore.Layer(FlagOrigin.default.rawValue, defaults),
+            ],
+            writingTo: .store(overrideLayer)
+        )
+    }
+
+    func unknownKey(_ key: String) -> StorageError {
+        StorageError(code: .unsupported, key: key, reason: "\(containerName) has no flag with this key.")
+    }
+
+    /// Returns once the overrides and remote values written so far are durable, where they are in JSON files.
+    func flush() throws(StorageError) {
+        for store in [overrides, remote] {
+            try (store as? JSONFileStore)?.flush()
+        }
+    }
+}
