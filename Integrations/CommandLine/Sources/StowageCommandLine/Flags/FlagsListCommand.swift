@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import StowageFlags
+
+/// `stowage flags list`.
+struct FlagsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List every flag: key, value, origin, default, type and description.",
+        discussion: """
+            The origin is override, remote or default; an overridden flag is marked with *. \
+            Overrides left for flags the program no longer declares are listed after the flags.
+
+            Example:
+              stowage flags list --manifest app-flags.overrides.manifest.json --search checkout
+            """
+    )
+
+    @OptionGroup var options: ManifestOptions
+    @Option(help: "Only flags whose key, name in code or description contains this text, ignoring case.")
+    var search: String?
+    @ArgumentParser.Flag(help: "Print JSON for scripts.") var json = false
+
+    func run() throws {
+        try reportingFailures {
+            let flags = try options.open()
+            let states = flags.all(matching: search ?? "")
+            let orphans = flags.orphanedOverrides
+            if json {
+                Output.json(.dictionary([
+                    "flags": .array(states.map(\.jsonValue)),
+                    "orphanedOverrides": .dictionary(orphans),
+                    "seesRemoteValues": .bool(flags.seesRemoteValues),
+                ]))
+                return
+            }
+            var rows = [["KEY", "VALUE", "ORIGIN", "DEFAULT", "TYPE", "DESCRIPTION"]]
+            for state in states {
+                rows.append([
+                    state.key, state.value.jsonText, state.origin.rawValue + (state.isOverridden ? " *" : ""),
+                    state.defaultValue.jsonText, "\(state.type)", state.description,
+                ])
+            }
+            Output.table(rows)
+            if !orphans.isEmpty {
+                Output.line("")
+                Output.line("Overrides for flags the program no longer declares (remove with stowage flags reset KEY):")
+                Output.table(orphans.keys.sorted().map { [$0, orphans[$0]?.jsonText ?? ""] })
+            }
+            if !flags.seesRemoteValues {
+                Output.line("")
+                Output.line("The program keeps its remote values in memory only: flags it has remote values for may show their defaults here.")
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import StowageFlags
+
+/// `stowage flags set`.
+struct FlagsSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Override a flag, checked against its type.",
+        discussion: CommandLineValue.rule + """
+
+
+            Example:
+              stowage flags set --manifest app-flags.overrides.manifest.json rate-limit 250
+            """
+    )
+
+    @OptionGroup var options: ManifestOptions
+    @Argument(help: "The flag's key.") var key: String
+    @Argument(help: "The value.") var value: String
+
+    func run() throws {
+        try reportingFailures {
+            let flags = try options.open()
+            guard flags.state(forKey: key) != nil else { throw CommandFailure("Key \"\(key)\": \(flags.manifest.container) has no flag with this key.") }
+            try options.waitForLock(of: flags)
+            try flags.override(key: key, with: CommandLineValue.parse(value))
+            try flags.flush()
+            if let state = flags.state(forKey: key) { Output.line("\(key) = \(state.value.jsonText) (override)") }
+        }
+    }
+}

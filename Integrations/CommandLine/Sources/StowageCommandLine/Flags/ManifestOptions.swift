@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import StowageFlags
+
+/// The manifest option every `flags` command takes.
+struct ManifestOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The manifest the program wrote.", valueName: "path"))
+    var manifest: String?
+
+    @Option(name: .long, help: ArgumentHelp("How long to wait for a lock another process holds, in seconds.", valueName: "seconds"))
+    var lockTimeout: Double = 10
+
+    /// The flags the manifest describes.
+    func open(changeDetection: JSONFileStore.Options.ChangeDetection = .none) throws -> ManifestFlags {
+        guard let path = manifest ?? ProcessInfo.processInfo.environment["STOWAGE_FLAGS_MANIFEST"] else {
+            throw CommandFailure("name the program's flag manifest with --manifest PATH or STOWAGE_FLAGS_MANIFEST.")
+        }
+        return try ManifestFlags(contentsOf: URL(filePath: path), changeDetection: changeDetection)
+    }
+
+    /// Waits for the overrides file's lock, at most `--lock-timeout`.
+    func waitForLock(of flags: ManifestFlags) throws {
+        guard let path = flags.manifest.overrides?.path else { return }
+        try LockWait.untilFree(file: path, timeout: .milliseconds(Int64(lockTimeout * 1000)))
+    }
+}
