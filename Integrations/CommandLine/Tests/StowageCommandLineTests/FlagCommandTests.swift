@@ -119,6 +119,28 @@ struct FlagCommandTests {
         #expect(try stowage("flags", "list", "--manifest", program.manifest, "--json").output.contains(#""value":5"#))
     }
 
+    @Test func aResetWaitsForTheLockTooAndRemovesALeftOverOverride() throws {
+        let program = try Program()
+        try Data(#"{"old-flag": true}"#.utf8).write(to: program.folder.url.appending(path: "shop-flags.overrides.json"))
+        let lock = open(program.folder.path("shop-flags.overrides.json.lock"), O_RDWR | O_CREAT, 0o600)
+        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        let blocked = try stowage("flags", "reset", "--manifest", program.manifest, "old-flag", "--lock-timeout", "0.2")
+        flock(lock, LOCK_UN)
+        close(lock)
+        #expect(blocked.status == 1 && blocked.error.contains("locked by another process"))
+        let reset = try stowage("flags", "reset", "--manifest", program.manifest, "old-flag")
+        #expect(reset.status == 0 && reset.output == "Removed the override left for old-flag.\n")
+        #expect(try stowage("flags", "list", "--manifest", program.manifest, "--json").output.contains(#""orphanedOverrides":{}"#))
+        let neither = try stowage("flags", "reset", "--manifest", program.manifest)
+        #expect(neither.status != 0 && neither.error.contains("give a flag's key, or --all"))
+    }
+
+    @Test func watchingAManifestThatCanNotBeReadIsAnError() throws {
+        let folder = Folder()
+        let watch = try stowage("flags", "watch", "--manifest", folder.path("missing.json"))
+        #expect(watch.status == 1 && watch.error.contains("missing.json could not be read"))
+    }
+
     @Test func watchPrintsEachChangeWhoeverMadeIt() throws {
         let program = try Program()
         let watch = try RunningProcess("stowage", ["flags", "watch", "--manifest", program.manifest])

@@ -90,6 +90,8 @@ struct SettingsFileCommandTests {
         #expect(unreadable.status == 1 && unreadable.error.contains("a-folder.json can not be read"))
         let missing = try stowage("list", folder.path("missing.json"))
         #expect(missing.status == 1 && missing.error.contains("missing.json does not exist"))
+        let watchBroken = try stowage("watch", broken)
+        #expect(watchBroken.status == 1 && watchBroken.error.contains("is not a JSON object"))
     }
 
     @Test func aFileLockedForLongIsReportedAfterTheTimeoutAndNothingIsWritten() throws {
