@@ -59,6 +59,17 @@ struct FlagUpdateTests {
         #expect(result.changedKeys == ["new-checkout"])
     }
 
+    /// In a full state too, the default: a rejected entry is no reason to take the flag's remote value away.
+    @Test func aFlagWhoseEntryIsRejectedKeepsItsRemoteValueInAFullState() throws {
+        let flags = try FlagPole(ShopFlags(), overrides: InMemoryStore())
+        try flags.update(with: Data(#"{"rate-limit": 7, "new-checkout": true}"#.utf8))
+        let result = try flags.update(with: Data(#"{"rate-limit": "lots"}"#.utf8))
+        #expect(result.rejected.compactMap(\.key) == ["rate-limit"])
+        #expect(flags.rateLimit == 7 && flags.state(forKey: "rate-limit")?.origin == .remote)
+        #expect(!flags.newCheckout)   // left out of the full state
+        #expect(result.changedKeys == ["new-checkout"])
+    }
+
     @Test func aPayloadThatIsNotAJSONObjectAppliesNothing() throws {
         let flags = try FlagPole(ShopFlags(), overrides: InMemoryStore())
         try flags.update(with: Data(#"{"rate-limit": 7}"#.utf8))

@@ -64,15 +64,7 @@ default:
     fail("unknown command")
 }
 
-/// A JSON literal as a stored value: `true`, `250`, `"dark"`; a bare word is text.
+/// A value as the `stowage` tool reads one: a JSON literal, or the text itself when it is not JSON.
 func literal(_ text: String) -> StoredValue {
-    switch text {
-    case "true": return .bool(true)
-    case "false": return .bool(false)
-    default:
-        if let number = Int64(text) { return .signedInteger(number) }
-        if let number = Double(text) { return .double(number) }
-        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { return .string(String(text.dropFirst().dropLast())) }
-        return .string(text)
-    }
+    (try? JSONDecoder().decode(StoredValue.self, from: Data(text.utf8))) ?? .string(text)
 }

@@ -47,6 +47,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let shadowedWrite = Code("shadowedWrite")
         /// A migration could not convert a stored value; the old value is kept.
         public static let migrationFailed = Code("migrationFailed")
+        /// The store waited as long as it was allowed to (for a lock another
+        /// process held, say) and gave up; nothing was changed.
+        public static let timedOut = Code("timedOut")
     }
 
     public var code: Code

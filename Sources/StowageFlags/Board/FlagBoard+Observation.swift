@@ -9,14 +9,17 @@ extension FlagBoard {
 
     /// Calls `handler` with a flag's new state after every change of its value or origin.
     func observe(_ handler: @escaping @Sendable (FlagState) -> Void) -> ObservationToken {
-        let feed = FlagChangeFeed(current: all, read: { [self] index in currentState(at: index) }, deliver: handler)
+        let feed = FlagChangeFeed(read: { [self] index in currentState(at: index) }, deliver: handler)
         let indexByKey = self.indexByKey
         let count = definitions.count
-        return store.observe { change in
+        // Subscribed before the states to compare with are read, so that no change in between is lost.
+        let token = store.observe { change in
             switch change {
             case .allKeys: feed.flagsMayHaveChanged(0..<count)
             case .key(let key): if let index = indexByKey[key] { feed.flagsMayHaveChanged([index]) }
             }
         }
+        feed.start(from: all)
+        return token
     }
 }

@@ -10,20 +10,16 @@ extension FlagBoard {
                 reason: "\(type.name) takes \(type.expectation); found \(FlagValueText.render(value)).", underlyingError: error
             )
         }
-        do { try store.set(canonical, forKey: key) } catch {
+        // A compare-and-swap: written before it returns in a file store, and
+        // taken back if the write fails, so a failure leaves nothing pending.
+        do { try store.reference(forKey: key, as: StoredValue.self).modify { $0 = canonical } } catch {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the override could not be written.")
         }
     }
 
-    /// Removes the override kept under `key`, a flag's or a left-over one.
+    /// Removes the override kept under `key`, a flag's or a left-over one, whatever its value.
     func removeOverride(forKey key: String) throws(StorageError) {
-        do {
-            if indexByKey[key] != nil {
-                try store.removeValue(forKey: key)
-            } else {
-                try overrides.removeValue(forKey: key)
-            }
-        } catch {
+        do { _ = try removeOverrides(ofKeys: [key]) } catch {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the override could not be removed.")
         }
     }
@@ -44,6 +40,20 @@ extension FlagBoard {
             }
         } catch {
             throw StorageError.storeFailure(error, reason: "the overrides could not be removed.")
+        }
+    }
+
+    /// Overrides of flags whose value is not of the flag's type: kept in the
+    /// store (an edit by hand, say), reported, never applied.
+    var invalidOverrides: [String: StoredValue] {
+        let entries: [String: StoredValue]
+        do { entries = try overrides.storedEntries(.granted) } catch {
+            StorageError.storeFailure(error, reason: "the overrides could not be listed.").report()
+            return [:]
+        }
+        return entries.filter { key, value in
+            guard let index = indexByKey[key] else { return false }
+            return (try? checkers[index].canonicalValue(value, in: overrides, key: key)) == nil
         }
     }
 

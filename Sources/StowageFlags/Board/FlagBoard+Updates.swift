@@ -23,7 +23,9 @@ extension FlagBoard {
         for error in rejected { error.report() }
 
         let timeKey = Self.remoteUpdateTimeKey
-        let flagKeys = mode == .fullState ? Set(indexByKey.keys) : Set(named.keys)
+        // A flag whose entry was rejected keeps its remote value, whatever the mode.
+        let rejectedFlags = Set(rejected.compactMap(\.key).filter { indexByKey[$0] != nil })
+        let flagKeys = (mode == .fullState ? Set(indexByKey.keys) : Set(named.keys)).subtracting(rejectedFlags)
         let changed: [String]
         do {
             changed = try replaceRemoteValues(of: flagKeys, with: named, mode: mode, recordingTimeUnder: timeKey)
@@ -124,14 +126,14 @@ extension FlagBoard {
 
     /// Removes the overrides of `keys` in one multi-key replace.
     /// - Returns: the keys that had one, sorted.
-    private func removeOverrides(ofKeys keys: [String]) throws -> [String] {
+    func removeOverrides(ofKeys keys: [String]) throws -> [String] {
         while true {
             var expected: [String: StoredValue?] = [:]
             for key in keys {
                 if let value = try overrides.storedValue(forKey: key, .granted) { expected[key] = value }
             }
             guard !expected.isEmpty else { return [] }
-            if try overrides.replaceStoredValues(expecting: expected, with: expected.mapValues { _ in nil }, .granted) {
+            if try overrides.replaceStoredValues(expecting: expected, with: expected.mapValues { _ in StoredValue?.none }, .granted) {
                 overrides.announceChanges(forKeys: expected.keys)
                 return expected.keys.sorted()
             }

@@ -30,7 +30,7 @@ final class FlagBoard: Sendable {
         self.separator = separator
         self.overrides = overrides
         self.remote = remote
-        // Keys are unique: the catalog and the manifest reader refuse two flags with one key.
+        // Keys are unique (the catalog and the manifest reader refuse two flags with one key); the first would win.
         indexByKey = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let checkersByKey = Dictionary(definitions.indices.map { (definitions[$0].key, checkers[$0]) }, uniquingKeysWith: { first, _ in first })
         overrideLayer = FlagSourceLayer(overrides, role: "override", flags: checkersByKey)

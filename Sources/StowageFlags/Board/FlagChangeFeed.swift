@@ -9,23 +9,35 @@ final class FlagChangeFeed: Sendable {
         var delivered: [Int: FlagState] = [:]
         var due: Set<Int> = []
         var isDelivering = false
+        /// Set once the states to compare with are read, after subscribing,
+        /// so that no change between the two is lost; until then changes are only marked.
+        var hasStarted = false
     }
 
     private let state = Locked(State())
     private let read: @Sendable (Int) -> FlagState
     private let deliver: @Sendable (FlagState) -> Void
 
-    init(current: [FlagState], read: @escaping @Sendable (Int) -> FlagState, deliver: @escaping @Sendable (FlagState) -> Void) {
+    init(read: @escaping @Sendable (Int) -> FlagState, deliver: @escaping @Sendable (FlagState) -> Void) {
         self.read = read
         self.deliver = deliver
-        state.withLock { $0.delivered = Dictionary(uniqueKeysWithValues: current.enumerated().map { ($0, $1) }) }
+    }
+
+    /// Starts delivering, from `current`, the flags' states read after the feed was subscribed.
+    func start(from current: [FlagState]) {
+        let indices = state.withLock { state -> Set<Int> in
+            state.delivered = Dictionary(uniqueKeysWithValues: current.enumerated().map { ($0, $1) })
+            state.hasStarted = true
+            return state.due
+        }
+        flagsMayHaveChanged(indices)
     }
 
     /// Marks flags as possibly changed, and delivers unless another thread is delivering.
     func flagsMayHaveChanged(_ indices: some Sequence<Int>) {
         let shouldDeliver = state.withLock { state -> Bool in
             state.due.formUnion(indices)
-            if state.isDelivering || state.due.isEmpty { return false }
+            if !state.hasStarted || state.isDelivering || state.due.isEmpty { return false }
             state.isDelivering = true
             return true
         }

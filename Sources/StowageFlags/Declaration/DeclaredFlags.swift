@@ -22,7 +22,6 @@ protocol AnyFlagDeclaration: AnyObject, FlagValueChecker {
 }
 
 extension FlagDeclaration: AnyFlagDeclaration {
-    var type: FlagType { FlagType(of: Value.self) }
 
     var isBound: Bool { bindingAddress.load(ordering: .acquiring) != 0 }
 

@@ -21,6 +21,8 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     let defaultValue: Value
     let description: String
     let key: FlagKey
+    /// Worked out once: it reflects on the type, and lists an enum's cases.
+    let type: FlagType
     /// The address of the `FlagBinding`, or 0 while no pole has the container open.
     @usableFromInline let bindingAddress = Atomic<UInt>(0)
 
@@ -28,6 +30,7 @@ final class FlagDeclaration<Value: Storable>: Sendable {
         self.defaultValue = defaultValue
         self.description = description
         self.key = key
+        type = FlagType(of: Value.self)
     }
 
     /// The binding, while a pole has the container open.

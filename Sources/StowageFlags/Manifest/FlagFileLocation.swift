@@ -29,10 +29,18 @@ public struct FlagFileLocation: Sendable, Hashable {
     }
 
     /// The store on the file, laid out as the program lays it out.
-    public func openStore(changeDetection: JSONFileStore.Options.ChangeDetection = .automatic()) -> JSONFileStore {
+    /// - Parameters:
+    ///   - changeDetection: how the store notices the program's changes.
+    ///   - lockTimeout: how long a write waits for a lock another process
+    ///     holds before it fails (`nil`: as long as it takes).
+    public func openStore(
+        changeDetection: JSONFileStore.Options.ChangeDetection = .automatic(), lockTimeout: Duration? = nil
+    ) -> JSONFileStore {
         JSONFileStore(
             url: URL(filePath: path),
-            options: JSONFileStore.Options(prettyPrinted: prettyPrinted, keyLayout: keyLayout, changeDetection: changeDetection)
+            options: JSONFileStore.Options(
+                prettyPrinted: prettyPrinted, keyLayout: keyLayout, changeDetection: changeDetection, lockTimeout: lockTimeout
+            )
         )
     }
 }

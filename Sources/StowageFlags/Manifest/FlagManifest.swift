@@ -82,8 +82,11 @@ public struct FlagManifest: Sendable, Hashable {
         var prefix: String?
         if case .string(let text)? = strategy["prefix"] { prefix = text }
         var flags: [FlagDefinition] = []
+        var keys: Set<String> = []
         for (offset, element) in try ManifestReading.array(members, "flags", at: "top level").enumerated() {
-            flags.append(try FlagDefinition(manifestValue: element, at: "flags[\(offset)]"))
+            let flag = try FlagDefinition(manifestValue: element, at: "flags[\(offset)]")
+            guard keys.insert(flag.key).inserted else { throw ManifestReading.invalid("flags[\(offset)].key", expected: "a key no other flag has") }
+            flags.append(flag)
         }
         self.init(
             container: try ManifestReading.string(members, "container", at: "top level"),

@@ -30,9 +30,13 @@ public final class ManifestFlags: Sendable {
     ///   - manifest: what the program wrote.
     ///   - changeDetection: how the files' stores notice the program's changes;
     ///     `.none` for a tool that only writes.
+    ///   - lockTimeout: how long a write waits for a lock another process
+    ///     holds before it fails with `.timedOut` (`nil`: as long as it takes).
     /// - Throws: `StorageError` when the program keeps its overrides
     ///   somewhere other than a JSON file, which a tool can not reach.
-    public init(_ manifest: FlagManifest, changeDetection: JSONFileStore.Options.ChangeDetection = .automatic()) throws(StorageError) {
+    public init(
+        _ manifest: FlagManifest, changeDetection: JSONFileStore.Options.ChangeDetection = .automatic(), lockTimeout: Duration? = nil
+    ) throws(StorageError) {
         guard let overrides = manifest.overrides else {
             throw StorageError(
                 code: .unsupported,
@@ -43,15 +47,17 @@ public final class ManifestFlags: Sendable {
         board = FlagBoard(
             definitions: manifest.flags, checkers: manifest.flags.map { ManifestValueChecker(type: $0.type) },
             containerName: manifest.container, separator: manifest.keyStrategy.separator,
-            overrides: overrides.openStore(changeDetection: changeDetection),
-            remote: manifest.remote?.openStore(changeDetection: changeDetection) ?? InMemoryStore()
+            overrides: overrides.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout),
+            remote: manifest.remote?.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout) ?? InMemoryStore()
         )
     }
 
     /// Opens the flags the manifest at `url` describes.
-    /// - Throws: `StorageError` naming the file when it is no manifest, or as ``init(_:changeDetection:)``.
-    public convenience init(contentsOf url: URL, changeDetection: JSONFileStore.Options.ChangeDetection = .automatic()) throws(StorageError) {
-        try self.init(FlagManifest(contentsOf: url), changeDetection: changeDetection)
+    /// - Throws: `StorageError` naming the file when it is no manifest, or as ``init(_:changeDetection:lockTimeout:)``.
+    public convenience init(
+        contentsOf url: URL, changeDetection: JSONFileStore.Options.ChangeDetection = .automatic(), lockTimeout: Duration? = nil
+    ) throws(StorageError) {
+        try self.init(FlagManifest(contentsOf: url), changeDetection: changeDetection, lockTimeout: lockTimeout)
     }
 
     /// Whether the remote values are in a file the tool reads; when they are
@@ -73,8 +79,15 @@ public final class ManifestFlags: Sendable {
     /// Overrides kept for keys no flag has.
     public var orphanedOverrides: [String: StoredValue] { board.orphanedOverrides }
 
-    /// Overrides the flag with `key`, checked against its type as the manifest describes it.
-    /// - Throws: `StorageError` naming the key when no flag has it, or the value is not of its type.
+    /// Overrides whose value is not of their flag's type (an edit by hand,
+    /// say): the program ignores them; remove them with ``removeOverride(forKey:)``.
+    public var invalidOverrides: [String: StoredValue] { board.invalidOverrides }
+
+    /// Overrides the flag with `key`, checked against its type as the manifest
+    /// describes it; written to the file before it returns.
+    /// - Throws: `StorageError` naming the key when no flag has it, or the value
+    ///   is not of its type; `.timedOut` when the lock was held past the timeout,
+    ///   and then nothing was written.
     public func override(key: String, with value: StoredValue) throws(StorageError) {
         try board.override(key: key, with: value)
     }

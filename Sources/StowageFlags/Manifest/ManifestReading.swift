@@ -76,10 +76,9 @@ extension FlagType {
         switch try ManifestReading.string(members, "kind", at: path) {
         case "bool": kind = .bool
         case "integer":
-            kind = .integer(
-                isSigned: try ManifestReading.bool(members, "signed", at: path),
-                bitWidth: try ManifestReading.integer(members, "bits", at: path)
-            )
+            let bits = try ManifestReading.integer(members, "bits", at: path)
+            guard [8, 16, 32, 64].contains(bits) else { throw ManifestReading.invalid("\(path).bits", expected: "8, 16, 32 or 64") }
+            kind = .integer(isSigned: try ManifestReading.bool(members, "signed", at: path), bitWidth: bits)
         case "floating-point": kind = .floatingPoint
         case "string": kind = .string
         case "choice": kind = .choice(try ManifestReading.array(members, "cases", at: path))

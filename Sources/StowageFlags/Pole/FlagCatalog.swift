@@ -10,7 +10,6 @@ struct FlagCatalog: Sendable {
 
     let definitions: [FlagDefinition]
     let declarations: [any AnyFlagDeclaration]
-    let indexByKey: [String: Int]
 
     /// Walks `container`, computes each flag's key and checks that no two flags share one.
     init(_ container: some FlagContainer, keyStrategy: StorageKeyStrategy, reservedKeys: Set<String>) throws(StorageError) {
@@ -43,7 +42,6 @@ struct FlagCatalog: Sendable {
         }
         self.definitions = definitions
         self.declarations = found.map(\.declaration)
-        self.indexByKey = indexByKey
     }
 
     /// Every `@Flag` in `container` and in its groups, depth first, in declaration order.

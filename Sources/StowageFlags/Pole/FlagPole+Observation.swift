@@ -35,7 +35,8 @@ extension FlagPole {
     }
 
     /// Calls `handler` with a flag's new state after every change of its value
-    /// or origin, on the thread that made or announced it, one call at a time.
+    /// or origin, one call at a time, on a thread that made or announced a
+    /// change (one thread delivers while others keep changing flags).
     /// - Returns: a token; observing stops when it is cancelled or released.
     public func observe(_ handler: @escaping @Sendable (FlagState) -> Void) -> ObservationToken {
         board.observe(handler)

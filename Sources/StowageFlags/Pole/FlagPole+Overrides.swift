@@ -44,4 +44,10 @@ extension FlagPole {
     public var orphanedOverrides: [String: StoredValue] {
         board.orphanedOverrides
     }
+
+    /// Overrides whose value is not of their flag's type (an edit by hand,
+    /// say): reported and never applied; remove them with ``removeOverride(forKey:)``.
+    public var invalidOverrides: [String: StoredValue] {
+        board.invalidOverrides
+    }
 }

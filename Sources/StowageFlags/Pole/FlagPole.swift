@@ -69,8 +69,9 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     ///     writes, the environment).
     ///   - options: what a remote update does to overrides.
     /// - Throws: `StorageError` with code `.keyConflict` when two flags have
-    ///   one key (the error names both), and when the container's flags are
-    ///   already open in another pole.
+    ///   one key (the error names both), when the container's flags are
+    ///   already open in another pole, and when `container` is a variable
+    ///   rather than an expression that makes a new container.
     public init(
         _ container: @autoclosure () -> Container,
         keyStrategy: StorageKeyStrategy = StorageKeyStrategy(caseStyle: .kebabCase),
@@ -127,6 +128,11 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         /// flag the payload sets, so the server's value wins (the rule of
         /// systems where overrides are for trying a change until the next
         /// sync). `false`, the default, keeps overrides until they are removed.
+        ///
+        /// The overrides are removed right after the remote values are
+        /// written, not in the same step: the two are different stores. A
+        /// reader in between sees the new remote values with the old
+        /// overrides still over them.
         public var remoteUpdatesClearOverrides: Bool
 
         public init(remoteUpdatesClearOverrides: Bool = false) {

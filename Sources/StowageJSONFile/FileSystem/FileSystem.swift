@@ -64,6 +64,10 @@ package protocol FileSystem: Sendable {
     /// Waits for an exclusive `flock` on `descriptor`.
     func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError)
 
+    /// Takes an exclusive `flock` on `descriptor` if no one holds it.
+    /// - Returns: whether it was taken.
+    func tryLockingExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) -> Bool
+
     func unlock(_ descriptor: Int32)
 
     /// Opens the directory at `path` and waits for an exclusive `flock` on it.

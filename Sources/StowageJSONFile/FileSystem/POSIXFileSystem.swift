@@ -137,6 +137,14 @@ package struct POSIXFileSystem: FileSystem {
         guard retryingOnInterrupt({ flock(descriptor, LOCK_EX) }) == 0 else { throw .lastError("flock", path: path) }
     }
 
+    package func tryLockingExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) -> Bool {
+        guard retryingOnInterrupt({ flock(descriptor, LOCK_EX | LOCK_NB) }) == 0 else {
+            if errno == EWOULDBLOCK { return false }
+            throw .lastError("flock", path: path)
+        }
+        return true
+    }
+
     package func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
     }

@@ -111,11 +111,7 @@ extension JSONFileBacking {
     private func lockCurrentLockFile(_ gate: inout FileGate) throws(StorageError) -> Int32 {
         for _ in 0..<Self.maximumLockAttempts {
             let descriptor = try openLockFile(&gate)
-            do {
-                try fileSystem.lockExclusively(descriptor, path: lockPath)
-            } catch {
-                throw StorageError(code: .storeFailure, reason: "could not lock \(lockPath): \(error).", underlyingError: error)
-            }
+            try lock(descriptor)
             let isCurrent: Bool
             do throws(SystemCallError) {
                 let folder = try lockFolder()
@@ -133,6 +129,33 @@ extension JSONFileBacking {
         throw StorageError(
             code: .storeFailure,
             reason: "could not lock \(lockPath): it was deleted or replaced \(Self.maximumLockAttempts) times in a row while this process locked it.")
+    }
+
+    /// Waits for the `flock` on `descriptor`, at most ``JSONFileStore/Options/lockTimeout`` when there is one.
+    private func lock(_ descriptor: Int32) throws(StorageError) {
+        func failure(_ error: SystemCallError) -> StorageError {
+            StorageError(code: .storeFailure, reason: "could not lock \(lockPath): \(error).", underlyingError: error)
+        }
+        guard let timeout = options.lockTimeout else {
+            do { try fileSystem.lockExclusively(descriptor, path: lockPath) } catch { throw failure(error) }
+            return
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            do {
+                if try fileSystem.tryLockingExclusively(descriptor, path: lockPath) { return }
+            } catch {
+                throw failure(error)
+            }
+            guard clock.now < deadline else {
+                throw StorageError(
+                    code: .timedOut,
+                    reason: "\(path) is locked by another process for more than \(timeout) (\(lockPath)); nothing was written."
+                )
+            }
+            usleep(2_000)
+        }
     }
 
     /// The descriptor of the lock file, opened (and created) on first use and kept.

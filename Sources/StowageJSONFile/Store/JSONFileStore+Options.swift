@@ -66,6 +66,14 @@ extension JSONFileStore {
             min(max(depth, 1), maximumSupportedDepth)
         }
 
+        /// How long a write waits for the file's lock while another process
+        /// holds it, before it fails with `StorageError.Code.timedOut`;
+        /// `nil`, the default, waits as long as it takes. For a tool a person
+        /// runs, which should say so rather than hang; a program's own
+        /// writes keep the default, since a failed background write is
+        /// retried anyway.
+        public var lockTimeout: Duration?
+
         /// The defaults: pretty-printed, flat keys, coalesced writes within 100 ms, automatic change detection.
         public init(
             prettyPrinted: Bool = true,
@@ -73,7 +81,8 @@ extension JSONFileStore {
             durability: Durability = .coalesced,
             writeDelay: Duration = .milliseconds(100),
             changeDetection: ChangeDetection = .automatic(),
-            maximumDepth: Int = 512
+            maximumDepth: Int = 512,
+            lockTimeout: Duration? = nil
         ) {
             self.prettyPrinted = prettyPrinted
             self.keyLayout = keyLayout
@@ -81,6 +90,7 @@ extension JSONFileStore {
             self.writeDelay = writeDelay
             self.changeDetection = changeDetection
             self.maximumDepth = Self.supportedDepth(maximumDepth)
+            self.lockTimeout = lockTimeout
         }
     }
 }

@@ -122,6 +122,10 @@ struct FaultInjectingFileSystem: FileSystem {
         try fail(.lock, path)
         try real.lockExclusively(descriptor, path: path)
     }
+
+    func tryLockingExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) -> Bool {
+        try real.tryLockingExclusively(descriptor, path: path)
+    }
     func unlock(_ descriptor: Int32) { real.unlock(descriptor) }
     func lockDirectory(at path: String) throws(SystemCallError) -> Int32 { try real.lockDirectory(at: path) }
     func unlockDirectory(_ descriptor: Int32) { real.unlockDirectory(descriptor) }

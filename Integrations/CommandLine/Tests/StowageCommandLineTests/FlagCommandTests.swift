@@ -115,7 +115,7 @@ struct FlagCommandTests {
         flock(lock, LOCK_UN)
         close(lock)
         #expect(blocked.status == 1)
-        #expect(blocked.error.contains("is locked by another process for more than 0.3 s") && blocked.error.contains("nothing was written"))
+        #expect(blocked.error.contains("is locked by another process for more than 0.3 seconds") && blocked.error.contains("nothing was written"))
         #expect(try stowage("flags", "list", "--manifest", program.manifest, "--json").output.contains(#""value":5"#))
     }
 
@@ -133,6 +133,21 @@ struct FlagCommandTests {
         #expect(try stowage("flags", "list", "--manifest", program.manifest, "--json").output.contains(#""orphanedOverrides":{}"#))
         let neither = try stowage("flags", "reset", "--manifest", program.manifest)
         #expect(neither.status != 0 && neither.error.contains("give a flag's key, or --all"))
+    }
+
+    /// An override edited by hand into nonsense is shown as ignored, and `reset` removes it.
+    @Test func anOverrideTheProgramIgnoresIsListedAndCanBeReset() throws {
+        let program = try Program()
+        try Data(#"{"theme": "purple"}"#.utf8).write(to: program.folder.url.appending(path: "shop-flags.overrides.json"))
+        let listed = try stowage("flags", "list", "--manifest", program.manifest)
+        #expect(listed.output.contains("""
+            Overrides the program ignores, not being values of their flags' types (remove with stowage flags reset KEY):
+            theme  "purple"  takes one of "light", "dark", "sepia"
+            """))
+        #expect(try stowage("flags", "list", "--manifest", program.manifest, "--json").output.contains(#""invalidOverrides":{"theme":"purple"}"#))
+        let reset = try stowage("flags", "reset", "--manifest", program.manifest, "theme")
+        #expect(reset.status == 0 && reset.output == "theme = \"light\" (default)\n")
+        #expect(try String(contentsOfFile: program.folder.path("shop-flags.overrides.json"), encoding: .utf8).contains("purple") == false)
     }
 
     @Test func watchingAManifestThatCanNotBeReadIsAnError() throws {

@@ -50,6 +50,17 @@ struct SettingsFileCommandTests {
 
             """)
         #expect(try stowage("get", file, "api.token").output == "<redacted>\n")
+        // A secret nested under an ordinary key is redacted too.
+        try Data(#"{"database": {"host": "db", "password": "s3cr3t"}, "list": [{"token": "t"}]}"#.utf8).write(to: URL(filePath: file))
+        #expect(try stowage("list", file).output == """
+            database  {"host":"db","password":"<redacted>"}
+            list      [{"token":"<redacted>"}]
+
+            """)
+        #expect(try stowage("get", file, "database").output == #"{"host":"db","password":"<redacted>"}"# + "\n")
+        #expect(try stowage("list", file, "--json").output.contains("s3cr3t") == false)
+        #expect(try stowage("get", file, "database", "--show-secrets").output.contains("s3cr3t"))
+        try Data(#"{"theme": "dark", "server": {"port": 8080}, "api.token": "s3cr3t"}"#.utf8).write(to: URL(filePath: file))
         #expect(try stowage("get", file, "api.token", "--show-secrets").output == "\"s3cr3t\"\n")
         #expect(try stowage("get", file, "server.port", "--nested", ".").output == "8080\n")
         let json = try stowage("list", file, "--json").output
@@ -104,9 +115,13 @@ struct SettingsFileCommandTests {
         let removal = try stowage("remove", file, "theme", "--lock-timeout", "0.2")
         flock(lock, LOCK_UN)
         close(lock)
-        #expect(blocked.status == 1 && blocked.error.contains("locked by another process for more than 0.2 s"))
+        #expect(blocked.status == 1 && blocked.error.contains("locked by another process for more than 0.2 seconds"))
         #expect(removal.status == 1)
         #expect(try stowage("get", file, "theme").output == "\"dark\"\n")
+        // And nothing was left to be written later.
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("dark"))
+        let badTimeout = try stowage("set", file, "theme", "light", "--lock-timeout", "inf")
+        #expect(badTimeout.status == 64 && badTimeout.error.contains("--lock-timeout takes a number of seconds"))
     }
 
     @Test func watchPrintsEachChangeWhoeverMadeIt() throws {

@@ -24,7 +24,8 @@ struct ListCommand: ParsableCommand {
             let keys = entries.keys.sorted()
             if json {
                 let shown = Dictionary(uniqueKeysWithValues: keys.map { key -> (String, StoredValue) in
-                    (key, secrets.showSecrets || !Secrecy.isSecret(key) ? entries[key] ?? .null : "<redacted>")
+                    let value = entries[key] ?? .null
+                    return (key, secrets.showSecrets ? value : Secrecy.redacted(value, forKey: key))
                 })
                 Output.json(.dictionary(shown))
                 return

@@ -22,9 +22,7 @@ struct RemoveCommand: ParsableCommand {
             guard try store.value(forKey: key, as: StoredValue.self) != nil else {
                 throw CommandFailure("Key \"\(key)\": \(file.file) has no value for this key; nothing was removed.")
             }
-            try file.waitForLock()
-            try store.removeValue(forKey: key)
-            try store.flush()
+            try store.reference(forKey: key, as: StoredValue.self).modify { $0 = nil }
         }
     }
 }

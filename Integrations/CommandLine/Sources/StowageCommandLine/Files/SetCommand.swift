@@ -21,10 +21,11 @@ struct SetCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            // A compare-and-swap: written and durable before it returns, and
+            // taken back if it fails, so a timed-out lock leaves nothing to write at exit.
             let store = try file.open()
-            try file.waitForLock()
-            try store.set(CommandLineValue.parse(value), forKey: key)
-            try store.flush()
+            let newValue = CommandLineValue.parse(value)
+            try store.reference(forKey: key, as: StoredValue.self).modify { $0 = newValue }
         }
     }
 }

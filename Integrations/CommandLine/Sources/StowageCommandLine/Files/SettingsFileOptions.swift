@@ -13,7 +13,8 @@ struct SettingsFileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How long to wait for a lock another process holds, in seconds.", valueName: "seconds"))
     var lockTimeout: Double = 10
 
-    /// The store on the file, laid out as asked and formatted as the file is.
+    /// The store on the file, laid out as asked and formatted as the file is,
+    /// whose writes wait for a lock at most `--lock-timeout`.
     ///
     /// A file that exists must be a readable JSON object: the store would move
     /// a file that is not JSON aside, which a tool must not do to a file it was
@@ -35,14 +36,15 @@ struct SettingsFileOptions: ParsableArguments {
         }
         let options = JSONFileStore.Options(
             prettyPrinted: prettyPrinted, keyLayout: nested.map { .nested(separator: $0) } ?? .flat,
-            durability: .immediate, changeDetection: changeDetection
+            changeDetection: changeDetection, lockTimeout: .milliseconds(Int64(lockTimeout * 1000))
         )
         return JSONFileStore(url: url, options: options)
     }
 
-    /// Waits for the file's lock, at most `--lock-timeout`.
-    func waitForLock() throws {
-        try LockWait.untilFree(file: file, timeout: .milliseconds(Int64(lockTimeout * 1000)))
+    func validate() throws {
+        guard lockTimeout.isFinite, (0...86_400).contains(lockTimeout) else {
+            throw ValidationError("--lock-timeout takes a number of seconds from 0 to 86400.")
+        }
     }
 
     /// Why a file that exists can not be read.

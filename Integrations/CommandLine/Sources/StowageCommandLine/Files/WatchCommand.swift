@@ -28,15 +28,17 @@ struct WatchCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         var last = (try? store.snapshot().entries) ?? [:]
-        Output.line(json ? #"{"watching":true}"# : "Watching \(file.file); interrupt to stop.")
-        for await change in store.changes {
+        if !json { Output.line("Watching \(file.file); interrupt to stop.") }
+        for await _ in store.changes {
+            // Compared with what was printed last, whatever the event named: a
+            // snapshot taken for one event may already hold the next one's change.
             let current = (try? store.snapshot().entries) ?? [:]
-            let changed = Set(current.keys).union(last.keys).filter { current[$0] != last[$0] && change.affects($0) }
+            let changed = Set(current.keys).union(last.keys).filter { current[$0] != last[$0] }
             last = current
             for key in changed.sorted() where keys.isEmpty || keys.contains(key) {
                 let value = current[key]
                 if json {
-                    let shown: StoredValue = value.map { secrets.showSecrets || !Secrecy.isSecret(key) ? $0 : "<redacted>" } ?? .null
+                    let shown: StoredValue = value.map { secrets.showSecrets ? $0 : Secrecy.redacted($0, forKey: key) } ?? .null
                     Output.json(["key": .string(key), "value": shown, "removed": .bool(value == nil)])
                 } else if let value {
                     Output.line("\(key) = \(Output.shown(value, forKey: key, showingSecrets: secrets.showSecrets))")

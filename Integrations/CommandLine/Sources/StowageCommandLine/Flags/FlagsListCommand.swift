@@ -26,10 +26,12 @@ struct FlagsListCommand: ParsableCommand {
             let flags = try options.open()
             let states = flags.all(matching: search ?? "")
             let orphans = flags.orphanedOverrides
+            let invalid = flags.invalidOverrides
             if json {
                 Output.json(.dictionary([
                     "flags": .array(states.map(\.jsonValue)),
                     "orphanedOverrides": .dictionary(orphans),
+                    "invalidOverrides": .dictionary(invalid),
                     "seesRemoteValues": .bool(flags.seesRemoteValues),
                 ]))
                 return
@@ -46,6 +48,13 @@ struct FlagsListCommand: ParsableCommand {
                 Output.line("")
                 Output.line("Overrides for flags the program no longer declares (remove with stowage flags reset KEY):")
                 Output.table(orphans.keys.sorted().map { [$0, orphans[$0]?.jsonText ?? ""] })
+            }
+            if !invalid.isEmpty {
+                Output.line("")
+                Output.line("Overrides the program ignores, not being values of their flags' types (remove with stowage flags reset KEY):")
+                Output.table(invalid.keys.sorted().map { key in
+                    [key, invalid[key]?.jsonText ?? "", flags.state(forKey: key).map { "takes \($0.type.expectation)" } ?? ""]
+                })
             }
             if !flags.seesRemoteValues {
                 Output.line("")

@@ -28,7 +28,6 @@ struct FlagsResetCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let flags = try options.open()
-            try options.waitForLock(of: flags)
             if all {
                 let removed = try flags.removeAllOverrides()
                 try flags.flush()
@@ -36,7 +35,8 @@ struct FlagsResetCommand: ParsableCommand {
                 return
             }
             guard let key else { return }
-            let overridden = flags.state(forKey: key)?.isOverridden == true || flags.orphanedOverrides[key] != nil
+            // The override as the file holds it: one the program ignores, being no valid value, is removed too.
+            let overridden = (try flags.overrides.value(forKey: key, as: StoredValue.self)) != nil
             guard overridden else {
                 if flags.state(forKey: key) == nil { throw CommandFailure("Key \"\(key)\": \(flags.manifest.container) has no flag with this key, and no override is left for it.") }
                 Output.line("\(key) has no override.")

@@ -23,7 +23,6 @@ struct FlagsSetCommand: ParsableCommand {
         try reportingFailures {
             let flags = try options.open()
             guard flags.state(forKey: key) != nil else { throw CommandFailure("Key \"\(key)\": \(flags.manifest.container) has no flag with this key.") }
-            try options.waitForLock(of: flags)
             try flags.override(key: key, with: CommandLineValue.parse(value))
             try flags.flush()
             if let state = flags.state(forKey: key) { Output.line("\(key) = \(state.value.jsonText) (override)") }

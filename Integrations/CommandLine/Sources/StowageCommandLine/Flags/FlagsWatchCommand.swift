@@ -24,8 +24,11 @@ struct FlagsWatchCommand: AsyncParsableCommand {
         do { flags = try options.open(changeDetection: .automatic()) } catch let error as StorageError {
             Output.error(error.message)
             throw ExitCode.failure
+        } catch let failure as CommandFailure {
+            Output.error(failure.description)
+            throw ExitCode.failure
         }
-        Output.line(json ? #"{"watching":true}"# : "Watching \(flags.manifest.container)'s flags; interrupt to stop.")
+        if !json { Output.line("Watching \(flags.manifest.container)'s flags; interrupt to stop.") }
         for await state in flags.changes {
             if json {
                 Output.json(state.jsonValue)

@@ -10,17 +10,19 @@ struct ManifestOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How long to wait for a lock another process holds, in seconds.", valueName: "seconds"))
     var lockTimeout: Double = 10
 
-    /// The flags the manifest describes.
+    func validate() throws {
+        guard lockTimeout.isFinite, (0...86_400).contains(lockTimeout) else {
+            throw ValidationError("--lock-timeout takes a number of seconds from 0 to 86400.")
+        }
+    }
+
+    /// The flags the manifest describes, whose writes wait for a lock at most `--lock-timeout`.
     func open(changeDetection: JSONFileStore.Options.ChangeDetection = .none) throws -> ManifestFlags {
         guard let path = manifest ?? ProcessInfo.processInfo.environment["STOWAGE_FLAGS_MANIFEST"] else {
             throw CommandFailure("name the program's flag manifest with --manifest PATH or STOWAGE_FLAGS_MANIFEST.")
         }
-        return try ManifestFlags(contentsOf: URL(filePath: path), changeDetection: changeDetection)
-    }
-
-    /// Waits for the overrides file's lock, at most `--lock-timeout`.
-    func waitForLock(of flags: ManifestFlags) throws {
-        guard let path = flags.manifest.overrides?.path else { return }
-        try LockWait.untilFree(file: path, timeout: .milliseconds(Int64(lockTimeout * 1000)))
+        return try ManifestFlags(
+            contentsOf: URL(filePath: path), changeDetection: changeDetection, lockTimeout: .milliseconds(Int64(lockTimeout * 1000))
+        )
     }
 }

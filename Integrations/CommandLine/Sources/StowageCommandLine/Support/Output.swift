@@ -34,10 +34,12 @@ enum Output {
         line(value.jsonText)
     }
 
-    /// `value` as shown to people: JSON text, or `<redacted>` for a secret key.
+    /// `value` as shown to people: JSON text with every secret in it
+    /// redacted, or `<redacted>` for a secret key.
     static func shown(_ value: StoredValue, forKey key: String, showingSecrets: Bool) -> String {
-        guard showingSecrets || !Secrecy.isSecret(key) else { return "<redacted>" }
-        return value.jsonText
+        guard !showingSecrets else { return value.jsonText }
+        guard !Secrecy.isSecret(key) else { return "<redacted>" }
+        return Secrecy.redacted(value, forKey: key).jsonText
     }
 }
 
@@ -47,5 +49,22 @@ enum Output {
 enum Secrecy {
     static func isSecret(_ key: String) -> Bool {
         EnvironmentStore.Secrets.default.isSecret(variableName: key, key: key)
+    }
+
+    /// `value`, kept under `key`, with the value of every secret key or
+    /// member path in it (`database.password` in `{"database": {"password": …}}`)
+    /// replaced by `"<redacted>"`, at any depth.
+    static func redacted(_ value: StoredValue, forKey key: String) -> StoredValue {
+        if isSecret(key) { return "<redacted>" }
+        switch value {
+        case .dictionary(let members):
+            return .dictionary(members.reduce(into: [:]) { result, member in
+                result[member.key] = redacted(member.value, forKey: key + "." + member.key)
+            })
+        case .array(let elements):
+            return .array(elements.map { redacted($0, forKey: key) })
+        default:
+            return value
+        }
     }
 }
