@@ -155,3 +155,23 @@ struct JSONFileStoreWritingTests {
         #expect(fallback.output == "/home/someone/.config/StowageJSONFileWorker/settings.json\n")
     }
 }
+
+extension JSONFileStoreWritingTests {
+    /// A background write scheduled before a flush found nothing left to
+    /// write, yet took the lock and reread the file: a file another program
+    /// was halfway through writing without the lock did not parse, was moved
+    /// aside as corrupt, and that program's edit was lost (seen as a rare
+    /// failure of `AppWritesReachObserversTests.jsonFileStore` under ASan).
+    @Test func aScheduledWriteWithNothingLeftToWriteLeavesTheFileAlone() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url("settings.json")
+        let store = JSONFileStore(url: url, options: .init(writeDelay: .milliseconds(500), changeDetection: .none))
+        try store.set(1, forKey: "count")   // schedules a background write half a second later
+        try store.flush()                   // writes the change now
+        let halfWritten = #"{"count": "#    // another program, halfway through a write of its own
+        try Data(halfWritten.utf8).write(to: url)
+        store.waitForScheduledWrites()
+        #expect(try String(contentsOf: url, encoding: .utf8) == halfWritten)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("corrupt") }.isEmpty)
+    }
+}

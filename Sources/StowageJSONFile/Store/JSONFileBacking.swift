@@ -25,6 +25,9 @@ final class JSONFileBacking: Sendable {
     /// The descriptor whose `flock` the thread inside `fileGate` holds (-1 for
     /// none), so a write can check that it still locks the file the lock path names.
     let heldLockDescriptor = Locked<Int32>(-1)
+    /// The background writes scheduled and not yet run, for tests that must
+    /// know one has run (`JSONFileStore.waitForScheduledWrites()`).
+    let scheduledWrites = DispatchGroup()
     /// The store objects opened on this backing, told about changes made through each other.
     private let stores = Locked<[WeakStore]>([])
 
@@ -179,8 +182,10 @@ final class JSONFileBacking: Sendable {
         let delay = delay ?? options.writeDelay
         let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         // The closure keeps the backing alive until its changes are written.
+        scheduledWrites.enter()
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
             self.writeInBackground()
+            self.scheduledWrites.leave()
         }
     }
 
@@ -192,7 +197,15 @@ final class JSONFileBacking: Sendable {
     private func writeInBackground() {
         // Cleared before writing, so that whatever happens to this write, a
         // change made from now on, or a retry, schedules the next one.
-        state.withLock { $0.isWriteScheduled = false }
+        let hasPending = state.withLock { state -> Bool in
+            state.isWriteScheduled = false
+            return !state.pending.isEmpty
+        }
+        // A flush, a compare-and-swap or a transaction wrote the changes
+        // already. Going on would take the lock and reread the file for
+        // nothing, and move aside as corrupt a file another program was
+        // halfway through writing without the lock.
+        guard hasPending else { return }
         do {
             announce(try writePendingChanges())
         } catch {

@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import Stowage
+import Dispatch
 
 /// A store kept in a JSON file: durable, crash-safe, and shared safely by the
 /// threads of a process and by several processes.
@@ -134,6 +135,12 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
     ///   write or flush tries again with a fresh temporary file.
     public func flush() throws(StorageError) {
         backing.announce(try backing.writePendingChanges())
+    }
+
+    /// Returns once every background write scheduled so far has run (or
+    /// found nothing left to write), for tests.
+    package func waitForScheduledWrites() {
+        backing.scheduledWrites.wait()
     }
 
     /// Rereads the file now if it changed, rather than waiting for change
