@@ -13,7 +13,7 @@ import StowageJSON
 /// A pole writes it with ``FlagPole/writeManifest(to:)``, by default beside
 /// a file of overrides; a tool reads it with ``init(contentsOf:)``, checks a
 /// value with ``FlagType/checked(_:forKey:)`` and opens the overrides with
-/// ``FlagFileLocation/openStore(changeDetection:)``, which takes the same
+/// ``FlagFileLocation/openStore(changeDetection:lockTimeout:)``, which takes the same
 /// lock the program does.
 public struct FlagManifest: Sendable, Hashable {
     /// What the file's `format` member says.
