@@ -21,8 +21,6 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     let defaultValue: Value
     let description: String
     let key: FlagKey
-    /// Worked out once: it reflects on the type, and lists an enum's cases.
-    let type: FlagType
     /// The address of the `FlagBinding`, or 0 while no pole has the container open.
     @usableFromInline let bindingAddress = Atomic<UInt>(0)
 
@@ -30,8 +28,13 @@ final class FlagDeclaration<Value: Storable>: Sendable {
         self.defaultValue = defaultValue
         self.description = description
         self.key = key
-        type = FlagType(of: Value.self)
     }
+
+    /// Worked out when asked (making the catalog, and in messages), not kept:
+    /// a declaration lives for the process, and LeakSanitizer does not see
+    /// through the bits Swift packs into an enum's payload pointer, so a kept
+    /// list of an enum's cases is reported as a leak at exit.
+    var type: FlagType { FlagType(of: Value.self) }
 
     /// The binding, while a pole has the container open.
     @inlinable
