@@ -30,7 +30,6 @@ struct FlagsResetCommand: ParsableCommand {
             let flags = try options.open()
             if all {
                 let removed = try flags.removeAllOverrides()
-                try flags.flush()
                 Output.line(removed.isEmpty ? "No overrides to remove." : "Removed the overrides of \(removed.joined(separator: ", ")).")
                 return
             }
@@ -43,7 +42,6 @@ struct FlagsResetCommand: ParsableCommand {
                 return
             }
             try flags.removeOverride(forKey: key)
-            try flags.flush()
             if let state = flags.state(forKey: key) {
                 Output.line("\(key) = \(state.value.jsonText) (\(state.origin.rawValue))")
             } else {

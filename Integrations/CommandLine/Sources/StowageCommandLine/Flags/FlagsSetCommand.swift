@@ -22,9 +22,8 @@ struct FlagsSetCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let flags = try options.open()
-            guard flags.state(forKey: key) != nil else { throw CommandFailure("Key \"\(key)\": \(flags.manifest.container) has no flag with this key.") }
+            // Checked against the flag's type, and written under the lock before it returns.
             try flags.override(key: key, with: CommandLineValue.parse(value))
-            try flags.flush()
             if let state = flags.state(forKey: key) { Output.line("\(key) = \(state.value.jsonText) (override)") }
         }
     }
