@@ -47,6 +47,38 @@ struct JSONFileStoreLockFileTests {
         #expect(try store.value(forKey: "counter", as: Int.self) == 800)
     }
 
+    /// A write gave up after the lock file turned out deleted 100 times in a
+    /// row, however fast that went: four busy writers and a tool deleting the
+    /// file every millisecond got there in CI, and a worker's write failed.
+    @Test func aWriteOutlastsMoreThanAHundredDeletionsOfTheLockFile() throws {
+        let directory = TemporaryDirectory()
+        let fileSystem = FaultInjectingFileSystem(failing: .deleteLockFileOnceLocked, code: 0, times: 150)
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        try store.set(1, forKey: "count")
+        try store.flush()
+
+        let reopened = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
+        #expect(try reopened.value(forKey: "count", as: Int.self) == 1)
+    }
+
+    /// With a lock timeout, retries after a deleted lock file share its
+    /// deadline: a write whose lock file is deleted every time it is locked
+    /// ends in `.timedOut` naming the lock file, and its change stays pending.
+    @Test func aLockTimeoutBoundsTheRetriesAfterDeletedLockFiles() throws {
+        let directory = TemporaryDirectory()
+        let fileSystem = FaultInjectingFileSystem(failing: .deleteLockFileOnceLocked, code: 0)
+        let options = JSONFileStore.Options(changeDetection: .none, lockTimeout: .milliseconds(100))
+        let store = JSONFileStore(path: directory.file(), options: options, fileSystem: fileSystem)
+        try store.set(1, forKey: "count")
+
+        let error = #expect(throws: StorageError.self) { try store.flush() }
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains(directory.file("settings.json.lock")) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("deleted or replaced") == true, "\(error?.message ?? "")")
+        #expect(try store.value(forKey: "count", as: Int.self) == 1, "the change is still pending")
+        #expect(!FileManager.default.fileExists(atPath: directory.file()), "nothing was written")
+    }
+
     /// A link planted as the lock file was rightly not followed, but every
     /// write then failed with a message that did not say why.
     @Test func aSymbolicLinkInTheLockFilesPlaceIsRefusedNamingIt() throws {

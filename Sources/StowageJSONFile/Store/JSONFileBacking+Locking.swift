@@ -8,10 +8,40 @@ import Darwin
 import Stowage
 
 extension JSONFileBacking {
-    /// How many times in a row the lock file may turn out deleted or replaced
-    /// before a write gives up; each time, the lock is taken again on the file
-    /// the path names now.
-    static let maximumLockAttempts = 100
+    /// How long, and how many times, a write keeps taking the lock again
+    /// while the lock file turns out deleted or replaced at every attempt,
+    /// when no ``JSONFileStore/Options/lockTimeout`` bounds the wait. A count
+    /// alone was the bound before: four busy writers and a clean-up tool
+    /// deleting the file every millisecond used 100 attempts up in well under
+    /// a second, and a write failed although every writer was making progress.
+    /// A time alone would give up after one unlucky attempt that followed a
+    /// long wait for a lock another process held.
+    static let replacedLockFilePatience: (attempts: Int, time: Duration) = (100, .seconds(30))
+
+    /// When a write that keeps finding its lock file replaced gives up: at
+    /// the lock timeout's deadline when there is one (the whole wait for the
+    /// lock counts, retries included), else after both the attempts and the
+    /// time of ``replacedLockFilePatience``.
+    struct LockDeadline {
+        let clock = ContinuousClock()
+        let start: ContinuousClock.Instant
+        let timeout: Duration?
+
+        init(timeout: Duration?) {
+            start = clock.now
+            self.timeout = timeout
+        }
+
+        func hasPassed(after attempts: Int) -> Bool {
+            if let timeout { return clock.now >= start.advanced(by: timeout) }
+            let patience = JSONFileBacking.replacedLockFilePatience
+            return attempts >= patience.attempts && clock.now >= start.advanced(by: patience.time)
+        }
+        var elapsedMilliseconds: Int64 {
+            let elapsed = (clock.now - start).components
+            return elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000
+        }
+    }
 
     /// Runs `body` holding this process's file gate and the cross-process `flock`.
     ///
@@ -31,17 +61,19 @@ extension JSONFileBacking {
         return try fileGate.withLock { gate throws(StorageError) -> Result in
             gateOwner.withLock { $0 = thread }
             defer { gateOwner.withLock { $0 = 0 } }
+            let deadline = LockDeadline(timeout: options.lockTimeout)
             var attempts = 0
             while true {
                 attempts += 1
                 do throws(StorageError) {
-                    return try attempt(body, holding: &gate)
-                } catch where error.lockFileWasReplaced && attempts < Self.maximumLockAttempts {
+                    return try attempt(body, holding: &gate, deadline: deadline)
+                } catch where error.lockFileWasReplaced && !deadline.hasPassed(after: attempts) {
                     continue
                 } catch where error.lockFileWasReplaced {
                     let gaveUp = StorageError(
-                        code: .storeFailure, key: error.key,
-                        reason: "could not write \(path): its lock file \(lockPath) was deleted or replaced during each of \(attempts) attempts, "
+                        code: deadline.timeout == nil ? .storeFailure : .timedOut, key: error.key,
+                        reason: "could not write \(path): its lock file \(lockPath) was deleted or replaced during each of \(attempts) attempts "
+                            + "in \(deadline.elapsedMilliseconds) ms, "
                             + "so no attempt could be sure other writers were kept out. The changes are still pending.",
                         underlyingError: error)
                     state.withLock { $0.lastError = gaveUp }
@@ -53,10 +85,12 @@ extension JSONFileBacking {
 
     /// One attempt of ``withFileLock(_:)``: takes the `flock` of the current
     /// lock file, runs `body`, and lets the lock go whatever `body` does.
-    private func attempt<Result>(_ body: () throws(StorageError) -> Result, holding gate: inout FileGate) throws(StorageError) -> Result {
+    private func attempt<Result>(
+        _ body: () throws(StorageError) -> Result, holding gate: inout FileGate, deadline: LockDeadline
+    ) throws(StorageError) -> Result {
         let descriptor: Int32
         do throws(StorageError) {
-            descriptor = try lockCurrentLockFile(&gate)
+            descriptor = try lockCurrentLockFile(&gate, deadline: deadline)
         } catch {
             state.withLock { $0.lastError = error }
             throw error
@@ -108,10 +142,12 @@ extension JSONFileBacking {
 
     /// Takes the `flock` on the file `lockPath` names now, opening it again
     /// if the descriptor kept from earlier is of a deleted or replaced file.
-    private func lockCurrentLockFile(_ gate: inout FileGate) throws(StorageError) -> Int32 {
-        for _ in 0..<Self.maximumLockAttempts {
+    private func lockCurrentLockFile(_ gate: inout FileGate, deadline: LockDeadline) throws(StorageError) -> Int32 {
+        var attempts = 0
+        while true {
+            attempts += 1
             let descriptor = try openLockFile(&gate)
-            try lock(descriptor)
+            try lock(descriptor, deadline: deadline)
             let isCurrent: Bool
             do throws(SystemCallError) {
                 let folder = try lockFolder()
@@ -125,14 +161,18 @@ extension JSONFileBacking {
             fileSystem.unlock(descriptor)
             fileSystem.close(descriptor)
             gate.lockDescriptor = nil
+            if deadline.hasPassed(after: attempts) {
+                throw StorageError(
+                    code: deadline.timeout == nil ? .storeFailure : .timedOut,
+                    reason: "could not lock \(lockPath): it was deleted or replaced each of the \(attempts) times this process locked it "
+                        + "in \(deadline.elapsedMilliseconds) ms; nothing was written.")
+            }
         }
-        throw StorageError(
-            code: .storeFailure,
-            reason: "could not lock \(lockPath): it was deleted or replaced \(Self.maximumLockAttempts) times in a row while this process locked it.")
     }
 
-    /// Waits for the `flock` on `descriptor`, at most ``JSONFileStore/Options/lockTimeout`` when there is one.
-    private func lock(_ descriptor: Int32) throws(StorageError) {
+    /// Waits for the `flock` on `descriptor`, until the lock timeout's
+    /// deadline when there is one: retries after a replaced lock file share it.
+    private func lock(_ descriptor: Int32, deadline lockDeadline: LockDeadline) throws(StorageError) {
         func failure(_ error: SystemCallError) -> StorageError {
             StorageError(code: .storeFailure, reason: "could not lock \(lockPath): \(error).", underlyingError: error)
         }
@@ -140,8 +180,8 @@ extension JSONFileBacking {
             do { try fileSystem.lockExclusively(descriptor, path: lockPath) } catch { throw failure(error) }
             return
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
+        let clock = lockDeadline.clock
+        let deadline = lockDeadline.start.advanced(by: timeout)
         while true {
             do {
                 if try fileSystem.tryLockingExclusively(descriptor, path: lockPath) { return }

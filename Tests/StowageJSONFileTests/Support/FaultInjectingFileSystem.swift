@@ -15,6 +15,8 @@ import StowageTestSupport
 struct FaultInjectingFileSystem: FileSystem {
     enum Step: String, CaseIterable, Sendable {
         case createTemporaryFile, write, shortWrite, fsync, rename, directoryFsync, read, openLockFile, lock
+        /// Not a failure: the lock file is deleted just after the `flock` on it is taken.
+        case deleteLockFileOnceLocked
     }
 
     let failing: Step
@@ -121,10 +123,18 @@ struct FaultInjectingFileSystem: FileSystem {
     func lockExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) {
         try fail(.lock, path)
         try real.lockExclusively(descriptor, path: path)
+        deleteIfChosen(path)
     }
 
     func tryLockingExclusively(_ descriptor: Int32, path: String) throws(SystemCallError) -> Bool {
-        try real.tryLockingExclusively(descriptor, path: path)
+        let locked = try real.tryLockingExclusively(descriptor, path: path)
+        if locked { deleteIfChosen(path) }
+        return locked
+    }
+
+    /// Deletes the lock file at `path` while its count of deletions lasts, for ``Step/deleteLockFileOnceLocked``.
+    private func deleteIfChosen(_ path: String) {
+        do { try fail(.deleteLockFileOnceLocked, path) } catch { real.removeFile(at: path) }
     }
     func unlock(_ descriptor: Int32) { real.unlock(descriptor) }
     func lockDirectory(at path: String) throws(SystemCallError) -> Int32 { try real.lockDirectory(at: path) }
