@@ -123,6 +123,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         try replaceStoredValues(expecting: [key: expected], with: [key: newValue], access)
     }
 
+    /// Every layer's, so a write is durable in whichever layer took it.
+    public func commitPendingWrites() async throws {
+        for layer in layers { try await layer.store.commitPendingWrites() }
+    }
+
     public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first) }
         let store = layers[writeIndex].store

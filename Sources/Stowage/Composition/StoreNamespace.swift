@@ -87,6 +87,17 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
         return true
     }
 
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool {
+        guard try await base.replaceStoredValue(forKey: baseKey(forKey: key), expecting: expected, with: newValue, access) else { return false }
+        base.announceChange(forKey: baseKey(forKey: key))
+        return true
+    }
+
+    /// The base store's: its pending writes are the namespace's and others'.
+    public func commitPendingWrites() async throws {
+        try await base.commitPendingWrites()
+    }
+
     public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         let baseReplacements = Dictionary(uniqueKeysWithValues: replacements.map { (baseKey(forKey: $0.key), $0.value) })
         let baseExpected = Dictionary(uniqueKeysWithValues: expected.map { (baseKey(forKey: $0.key), $0.value) })

@@ -42,32 +42,48 @@ extension StorageReference {
     /// (reported), for wrappers whose reads already fall back to a default.
     func modify<Result>(replacingUnreadable: Bool, _ body: (inout Value?) throws -> Result) throws -> Result {
         while true {
-            let current: StoredValue?
-            do { current = try storage.storedValue(forKey: key, .granted) } catch { throw storageError(from: error, reading: true) }
-            var value: Value?
-            do {
-                value = try current.flatMap { $0 == .null ? nil : try storage.decode($0, as: Value.self, forKey: key) }
-            } catch let error as StorageError where replacingUnreadable {
-                error.report()
-                value = nil
-            }
-            let result = try body(&value)
-            let replacement = try encodeForWriting(value)
-            if replacement == current { return result }
+            let attempt = try prepareModification(replacingUnreadable: replacingUnreadable, body)
+            guard attempt.changed else { return attempt.result }
             let ticket = takeWriteTicket()
             let replaced: Bool
             do {
-                replaced = try storage.replaceStoredValue(forKey: key, expecting: current, with: replacement, .granted)
+                replaced = try storage.replaceStoredValue(forKey: key, expecting: attempt.current, with: attempt.replacement, .granted)
             } catch {
                 didWrite(nil, ticket: ticket)
                 throw storageError(from: error, reading: false)
             }
             if replaced {
-                didWrite(cacheEntry(afterWriting: replacement), ticket: ticket)
-                return result
+                didWrite(cacheEntry(afterWriting: attempt.replacement), ticket: ticket)
+                return attempt.result
             }
             // Another writer got in first and nothing was written: try again from its value.
         }
+    }
+
+    /// One turn of a modification: the value read, what `body` returned,
+    /// and, when `body` changed it, what to write (`nil` removes the key).
+    struct Modification<Result> {
+        let current: StoredValue?
+        let result: Result
+        let changed: Bool
+        let replacement: StoredValue?
+    }
+
+    /// Reads the current value, runs `body` on it and encodes the outcome,
+    /// shared by ``modify(_:)`` and ``modifyAndCommit(_:)``.
+    func prepareModification<Result>(replacingUnreadable: Bool, _ body: (inout Value?) throws -> Result) throws -> Modification<Result> {
+        let current: StoredValue?
+        do { current = try storage.storedValue(forKey: key, .granted) } catch { throw storageError(from: error, reading: true) }
+        var value: Value?
+        do {
+            value = try current.flatMap { $0 == .null ? nil : try storage.decode($0, as: Value.self, forKey: key) }
+        } catch let error as StorageError where replacingUnreadable {
+            error.report()
+            value = nil
+        }
+        let result = try body(&value)
+        let replacement = try encodeForWriting(value)
+        return Modification(current: current, result: result, changed: replacement != current, replacement: replacement)
     }
 
     /// ``modify(_:)`` starting from `defaultValue` when the key is absent.

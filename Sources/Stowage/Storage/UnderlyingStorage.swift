@@ -105,6 +105,22 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// directly still goes through. The default is `true`.
     var isDefaultWriteLayer: Bool { get }
 
+    /// The asynchronous counterpart of
+    /// ``replaceStoredValue(forKey:expecting:with:_:)``, for a store whose
+    /// compare-and-swap waits on a network: `modifyAndCommit` awaits it
+    /// instead of blocking a thread. The default calls the synchronous one.
+    func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool
+
+    /// Returns once every write this store accepted before the call is
+    /// durable: committed to a database, written to disk. Behind
+    /// `setAndCommit`, `modifyAndCommit` and `removeValueAndCommit`.
+    ///
+    /// The default returns at once, for a store whose writes are durable when
+    /// they return or that keeps nothing beyond the process; a store that
+    /// writes behind implements it.
+    /// - Throws: when a pending write fails or can not be committed in time.
+    func commitPendingWrites() async throws
+
     /// Whether this store's ``replaceStoredValue(forKey:expecting:with:_:)`` is
     /// atomic with its own writes. When it is, Stowage takes no lock of its own
     /// around the store's methods. The default is `false`: the default

@@ -137,6 +137,11 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
         backing.announce(try backing.writePendingChanges())
     }
 
+    /// ``flush()``, for `setAndCommit` and the other writes that await durability.
+    public func commitPendingWrites() async throws {
+        try flush()
+    }
+
     /// Returns once every background write scheduled so far has run (or
     /// found nothing left to write), for tests.
     package func waitForScheduledWrites() {

@@ -1,0 +1,54 @@
+extension StorageReference {
+    /// Writes `newValue` and returns once it is durable, as the store's
+    /// ``UnderlyingStorage/commitPendingWrites()`` defines it: committed to a
+    /// database that writes behind, flushed to a file. Writing `nil` removes the key.
+    /// - Throws: ``StorageError`` when the value can not be encoded, or the store fails or can not commit.
+    public func setAndCommit(_ newValue: Value?) async throws {
+        try set(newValue)
+        try await storage.commitPendingWrites()
+    }
+
+    /// Removes the key and returns once the removal is durable.
+    public func removeAndCommit() async throws {
+        try await setAndCommit(nil)
+    }
+
+    /// ``modify(_:)`` for async code: awaits the store's compare-and-swap
+    /// instead of blocking a thread on it (a networked store's takes a round
+    /// trip), then returns once the write is durable.
+    @discardableResult
+    public func modifyAndCommit<Result>(_ body: (inout Value?) throws -> Result) async throws -> Result {
+        while true {
+            let attempt = try prepareModification(replacingUnreadable: false, body)
+            guard attempt.changed else {
+                try await storage.commitPendingWrites()
+                return attempt.result
+            }
+            let ticket = takeWriteTicket()
+            let replaced: Bool
+            do {
+                replaced = try await storage.replaceStoredValue(forKey: key, expecting: attempt.current, with: attempt.replacement, .granted)
+            } catch {
+                didWrite(nil, ticket: ticket)
+                throw storageError(from: error, reading: false)
+            }
+            if replaced {
+                didWrite(cacheEntry(afterWriting: attempt.replacement), ticket: ticket)
+                try await storage.commitPendingWrites()
+                return attempt.result
+            }
+            // Another writer got in first and nothing was written: try again from its value.
+        }
+    }
+
+    /// ``modify(default:_:)`` for async code, as ``modifyAndCommit(_:)``.
+    @discardableResult
+    public func modifyAndCommit<Result>(default defaultValue: @autoclosure () -> Value, _ body: (inout Value) throws -> Result) async throws -> Result {
+        try await modifyAndCommit { (value: inout Value?) in
+            var unwrapped = value ?? defaultValue()
+            let result = try body(&unwrapped)
+            value = unwrapped
+            return result
+        }
+    }
+}
