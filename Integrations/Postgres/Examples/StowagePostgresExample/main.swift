@@ -1,0 +1,74 @@
+import Foundation
+import StowagePostgres
+
+// Runtime settings a fleet of servers shares through PostgreSQL. Run it
+// against a throwaway server with:
+//
+//   Scripts/example.sh
+//
+// which starts one, sets the STOWAGE_POSTGRES_* variables and stops it
+// afterwards. Run it twice against your own server and the visit count goes
+// on from where the first run left it.
+
+/// Every setting, named once.
+enum Settings: StorageKeyGroup {
+    enum Checkout: StorageKeyGroup {
+        typealias Parent = Settings
+        static let maximumItems = key("maximumItems", default: 50)
+        static let banner = key("banner", default: "Welcome")
+    }
+    static let visits = key("visits", default: 0)
+}
+
+let environment = ProcessInfo.processInfo.environment
+guard let host = environment["STOWAGE_POSTGRES_HOST"], let port = environment["STOWAGE_POSTGRES_PORT"].flatMap(Int.init),
+    let user = environment["STOWAGE_POSTGRES_USER"], let database = environment["STOWAGE_POSTGRES_DATABASE"]
+else {
+    print("Set STOWAGE_POSTGRES_HOST, _PORT, _USER, _PASSWORD and _DATABASE, or run Scripts/example.sh, which starts a server.")
+    exit(64)
+}
+let configuration = PostgresClient.Configuration(
+    host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable)
+
+do {
+    // Opening waits for the first load, so the reads below give the database's values.
+    let store = try await PostgresStore.connect(configuration: configuration, namespace: "checkout-service")
+    print("Opened \(store)")
+
+    /// A service's view of its settings: wrappers read from the store's cache, never the network.
+    struct CheckoutSettings {
+        @PostgresStorage<Int> var maximumItems: Int
+        @PostgresStorage<String> var banner: String
+        init(store: PostgresStore) {
+            _maximumItems = PostgresStorage(Settings.Checkout.maximumItems, in: store)
+            _banner = PostgresStorage(Settings.Checkout.banner, in: store)
+        }
+    }
+    let settings = CheckoutSettings(store: store)
+
+    // Observers hear of every change: this process's writes here, and with
+    // a reload, or the push of the next release, other servers' too.
+    let token = store.reference(forKey: Settings.Checkout.banner.name, as: String.self).observe { banner in
+        print("  observer: banner is now \(banner.map { "\"\($0)\"" } ?? "unset")")
+    }
+
+    // A compare-and-swap on the row's revision: no increment from another server is lost.
+    let visits = try await store.reference(forKey: Settings.visits.name, as: Int.self).modifyAndCommit(default: 0) { visits -> Int in
+        visits += 1
+        return visits
+    }
+    print("Visit \(visits) of this namespace")
+
+    print("maximumItems: \(settings.maximumItems), banner: \"\(settings.banner)\"")
+    settings.banner = "Free shipping over 50 €"   // written behind: the cache has it at once
+    store[Settings.Checkout.maximumItems] = 80       // typed keys work as on any store
+    try await store.commitPendingWrites()          // returns once PostgreSQL has committed both
+    print("After the change: maximumItems: \(settings.maximumItems), banner: \"\(settings.banner)\"")
+
+    let snapshot = try store.snapshot()
+    print("Every key of the namespace: \(snapshot.entries.keys.sorted().joined(separator: ", "))")
+    withExtendedLifetime(token) {}
+} catch {
+    print("The example stopped: \(error)")
+    exit(1)
+}

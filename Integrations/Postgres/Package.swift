@@ -1,0 +1,73 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A package of its own, so that users of Stowage never resolve postgres-nio.
+let package = Package(
+    name: "StowagePostgres",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StowagePostgres", targets: ["StowagePostgres"]),
+        .executable(name: "stowage-postgres-example", targets: ["StowagePostgresExample"]),
+    ],
+    dependencies: [
+        // Named, because a path dependency is otherwise known by its folder's name.
+        .package(name: "Stowage", path: "../.."),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The store.
+        .target(
+            name: "StowagePostgres",
+            dependencies: [
+                .product(name: "Stowage", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Tests, against a throwaway server that Scripts/postgres.sh starts, and the second process they start.
+        .executableTarget(
+            name: "StowagePostgresWorker",
+            dependencies: ["StowagePostgres"],
+            path: "Tests/StowagePostgresWorker"
+        ),
+        .testTarget(
+            name: "StowagePostgresTests",
+            dependencies: [
+                "StowagePostgres", "StowagePostgresWorker",
+                .product(name: "StowageTesting", package: "Stowage"),
+            ]
+        ),
+
+        // The code of Guides/PostgresStore.md, compiled so the guide can not drift from the API.
+        .target(
+            name: "StowagePostgresGuide",
+            dependencies: ["StowagePostgres", .product(name: "NIOSSL", package: "swift-nio-ssl")],
+            path: "Guides/StowagePostgresGuide",
+            plugins: ["GuideCode"]
+        ),
+        .plugin(name: "GuideCode", capability: .buildTool(), dependencies: ["GuideCodeExtractor"], path: "Plugins/GuideCode"),
+        .executableTarget(name: "GuideCodeExtractor", path: "Tools/GuideCodeExtractor"),
+
+        // The example (run against a server the script starts: Scripts/example.sh).
+        .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .plugin {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}

@@ -1,0 +1,33 @@
+import Dispatch
+import NIOPosix
+import Stowage
+
+/// Runs `operation` on the stores' executor and blocks the calling thread
+/// until it finishes: the bridge from a synchronous requirement (`modify`'s
+/// compare-and-swap, `flush()`) to the network.
+///
+/// It refuses, with an error that names the async form to use, where
+/// blocking could wait forever: on a SwiftNIO event loop thread, which the
+/// database connections may be bound to, and on the executor's own thread.
+/// - Parameter asyncForm: what to call instead, for the message.
+func waitSynchronously<Value: Sendable>(
+    for store: String, asyncForm: String, key: String? = nil, _ operation: @escaping @Sendable () async throws(StorageError) -> Value
+) throws(StorageError) -> Value {
+    if MultiThreadedEventLoopGroup.currentEventLoop != nil || StoreExecutor.shared.isCurrentThread {
+        throw StorageError(
+            code: .storeFailure, key: key,
+            reason: "\(store) was called synchronously on a SwiftNIO event loop thread, where waiting for the database "
+                + "could wait forever; call `\(asyncForm)` from async code instead.")
+    }
+    let outcome = Locked<Result<Value, StorageError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task(executorPreference: StoreExecutor.shared) {
+        let result: Result<Value, StorageError>
+        do throws(StorageError) { result = .success(try await operation()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+    // The task stored the outcome before it signalled.
+    return try outcome.withLock { $0! }.get()
+}

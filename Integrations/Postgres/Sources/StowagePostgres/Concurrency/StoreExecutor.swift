@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Stowage
+
+/// The one thread every PostgreSQL store's own tasks run on.
+///
+/// The synchronous API (`modify`, `flush()`, `waitUntilReady`) blocks its
+/// caller until a task of the store's has talked to the database. Were that
+/// task on Swift's cooperative pool (as wide as the machine has cores), a few
+/// callers blocked on it from async code would take every thread of the pool
+/// and the task could never run. On this thread of its own it always can.
+/// Only the stores' bookkeeping runs here; the network I/O runs on SwiftNIO's
+/// event loops.
+final class StoreExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = StoreExecutor()
+
+    /// Guards `jobs`; the thread sleeps on it while there are none.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    /// The executor's thread, set once it runs; read to refuse blocking calls made on it.
+    private let threadIdentifier = Locked<UInt64>(0)
+
+    private init() {
+        let thread = Thread { [unowned self] in self.runJobs() }
+        thread.name = "Stowage PostgreSQL stores"
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Whether the calling thread is this executor's: a blocking wait there would wait for itself.
+    var isCurrentThread: Bool {
+        threadIdentifier.withLock { $0 } == currentThreadIdentifier()
+    }
+
+    private func runJobs() {
+        threadIdentifier.withLock { $0 = currentThreadIdentifier() }
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let batch = jobs
+            jobs.removeAll(keepingCapacity: true)
+            condition.unlock()
+            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+    }
+}
+
+/// An identifier of the calling thread, comparable between threads.
+func currentThreadIdentifier() -> UInt64 {
+    #if canImport(Darwin)
+    var identifier: UInt64 = 0
+    pthread_threadid_np(nil, &identifier)
+    return identifier
+    #else
+    return UInt64(pthread_self())
+    #endif
+}

@@ -1,0 +1,68 @@
+import PostgresNIO
+import Stowage
+
+/// What the store makes of an error from the database: whether trying
+/// again later may succeed, and a sentence for a `StorageError`.
+///
+/// The sentence is built from the error's code, the server's message and
+/// SQLSTATE, and the network error's description, never from
+/// `String(reflecting:)` of a `PSQLError`, which carries the query and its
+/// bound values. Credentials appear in none of them.
+enum DatabaseFailure {
+    /// No answer from the database within the time allowed.
+    struct NoAnswer: Error {
+        let timeout: Duration
+    }
+
+    /// SQLSTATE classes and codes that a later try may get past: the
+    /// connection failed, the server is shutting down or starting, too many
+    /// connections, a serialization failure or a deadlock.
+    private static let transientStates: Set<String> = ["57P01", "57P02", "57P03", "53300", "40001", "40P01"]
+
+    static func isTransient(_ error: any Error) -> Bool {
+        switch error {
+        case is NoAnswer: return true
+        case let error as PSQLError:
+            guard error.code == .server else { return true }
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || transientStates.contains(state)
+        case is StorageError: return false
+        default: return true
+        }
+    }
+
+    /// What went wrong, as the end of a sentence.
+    static func explanation(of error: any Error) -> String {
+        switch error {
+        case let error as NoAnswer:
+            return "no answer within \(error.timeout)"
+        case let error as PSQLError where error.code == .server:
+            let message = error.serverInfo?[.message] ?? "an error without a message"
+            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return "the server said: \(message)\(state)"
+        case let error as PSQLError:
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+            return "\(error.code)"
+        case let error as StorageError:
+            return error.reason
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// Runs `body`, or throws `DatabaseFailure.NoAnswer` after `timeout`,
+/// cancelling `body` (a wait for a pooled connection ends at once; a sent
+/// statement ends with the server's answer or the connection).
+func withTimeout<Value: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw DatabaseFailure.NoAnswer(timeout: timeout)
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw DatabaseFailure.NoAnswer(timeout: timeout) }
+        return first
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Stowage
+import StowageJSONFile
+
+/// The statements one store runs, on its own connection pool, for its namespace.
+///
+/// Every value goes in as a bound parameter. Keys go in in Unicode's
+/// composed form (NFC): Stowage's keys are Swift strings, which compare by
+/// canonical equivalence, while PostgreSQL compares bytes, so `"é"` spelled
+/// as one scalar or two must name one row.
+struct PostgresDatabase: Sendable {
+    let client: PostgresClient
+    let schema: PostgresSchema
+    let namespace: String
+    let logger: Logger
+    /// Why the pool's last connection attempt failed, for the errors of requests that waited on it.
+    let attempts: ConnectionAttempts
+
+    typealias Row = PostgresStoreState.CommittedEntry
+
+    /// Creates the schema and tables when missing, under a transaction-wide
+    /// advisory lock, so processes starting together do not race.
+    /// - Throws: `StorageError` when the tables are of a newer version than this release knows.
+    func prepareTables() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            var lock = PostgresBindings()
+            lock.append(schema.setupLockID)
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: schema.createSchema), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
+            var version: Int32?
+            for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
+                version = found
+            }
+            switch version {
+            case nil:
+                for statement in schema.createVersion1 {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            case let version? where version > PostgresSchema.currentVersion:
+                throw StorageError(
+                    code: .migrationFailed,
+                    reason: "the tables in schema \"\(schema.name)\" are at version \(version), newer than the \(PostgresSchema.currentVersion) "
+                        + "this release of StowagePostgres knows; nothing was changed. Update StowagePostgres.")
+            default:
+                break
+            }
+        }
+    }
+
+    /// Every row of the namespace, removals included, and the rows whose
+    /// value is not JSON text (reported by the caller, never applied).
+    func loadNamespace() async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+        var binds = PostgresBindings()
+        binds.append(namespace)
+        return try await decodeRows(client.query(PostgresQuery(unsafeSQL: schema.selectNamespace, binds: binds), logger: logger))
+    }
+
+    /// The rows of `keys`; a key without a row is absent from the result.
+    func load(keys: some Collection<String>) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+        var binds = PostgresBindings()
+        binds.append(namespace)
+        binds.append(keys.map(Self.databaseKey))
+        return try await decodeRows(client.query(PostgresQuery(unsafeSQL: schema.selectKeys, binds: binds), logger: logger))
+    }
+
+    /// Writes every key's value (`nil` text: removed) in one statement.
+    /// - Returns: each key's new revision.
+    func write(_ batch: [(key: String, text: String?)]) async throws -> [String: Int64] {
+        var binds = PostgresBindings()
+        binds.append(namespace)
+        binds.append(batch.map { Self.databaseKey($0.key) })
+        binds.append(batch.map { $0.text ?? "" })
+        binds.append(batch.map { $0.text == nil })
+        var revisions: [String: Int64] = [:]
+        let rows = try await client.query(PostgresQuery(unsafeSQL: schema.upsertBatch, binds: binds), logger: logger)
+        for try await (key, revision) in rows.decode((String, Int64).self) {
+            revisions[key] = revision
+        }
+        return revisions
+    }
+
+    /// The compare-and-swap: writes every key only if its row is still at
+    /// the revision given (0: no row), all or nothing. One key is one
+    /// statement; several run in one transaction.
+    /// - Returns: each key's new revision, or `nil` when a row had moved on and nothing was written.
+    func replace(_ items: [(key: String, text: String?, expectedRevision: Int64)]) async throws -> [String: Int64]? {
+        if items.count == 1 {
+            return try await conditionalWrite(items[0], on: nil)
+        }
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                var revisions: [String: Int64] = [:]
+                for item in items {
+                    guard let written = try await conditionalWrite(item, on: connection) else { throw Conflict() }
+                    revisions.merge(written) { $1 }
+                }
+                return revisions
+            }
+        } catch is Conflict {
+            return nil
+        }
+    }
+
+    /// Thrown inside the transaction to roll it back when one key had moved on.
+    private struct Conflict: Error {}
+
+    private func conditionalWrite(_ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection?) async throws -> [String: Int64]? {
+        var binds = PostgresBindings()
+        binds.append(namespace)
+        binds.append(Self.databaseKey(item.key))
+        binds.append(item.text)
+        let sql: String
+        if item.expectedRevision == 0 {
+            sql = schema.insertIfAbsent
+        } else {
+            binds.append(item.expectedRevision)
+            sql = schema.updateIfRevision
+        }
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+        var revision: Int64?
+        for try await found in rows.decode(Int64.self) { revision = found }
+        return revision.map { [item.key: $0] }
+    }
+
+    private func decodeRows(_ rows: PostgresRowSequence) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+        var result: [String: Row] = [:]
+        var unreadable: [StorageError] = []
+        for try await (key, text, revision) in rows.decode((String, String?, Int64).self) {
+            guard let text else {
+                result[key] = Row(value: nil, revision: revision)
+                continue
+            }
+            do {
+                result[key] = Row(value: try StoredValue(jsonText: text), revision: revision)
+            } catch {
+                unreadable.append(StorageError(
+                    code: .invalidJSON, key: key,
+                    reason: "the row in \(schema.entries) (namespace \"\(namespace)\", revision \(revision)) does not hold JSON text "
+                        + "(\(error.reason)); a value is kept as JSON, such as 42, true, \"text\" or [1, 2]. The store keeps the value it had.",
+                    underlyingError: error))
+            }
+        }
+        return (result, unreadable)
+    }
+
+    /// What went wrong, as the end of a sentence: when a request waited in
+    /// vain for a connection, why the pool's last attempt to connect failed.
+    func explanation(of error: any Error) -> String {
+        let explanation = DatabaseFailure.explanation(of: error)
+        let waitedForAConnection = error is DatabaseFailure.NoAnswer || (error as? PSQLError).map { $0.code != .server } == true
+        guard waitedForAConnection, let attempt = attempts.lastFailureExplanation else { return explanation }
+        return "\(explanation); \(attempt)"
+    }
+
+    /// `key` in the form rows are keyed by.
+    static func databaseKey(_ key: String) -> String {
+        key.precomposedStringWithCanonicalMapping
+    }
+}

@@ -1,0 +1,106 @@
+import Stowage
+
+/// The SQL of the store's tables, in the schema the options name.
+///
+/// Values are always bound parameters. The schema's name is the one thing
+/// written into the text, since PostgreSQL can not bind an identifier: it is
+/// checked to be a plain lowercase identifier first, and quoted.
+struct PostgresSchema: Sendable {
+    /// The version of the tables this release creates and understands.
+    static let currentVersion: Int32 = 1
+
+    let name: String
+    private let quoted: String
+
+    init(name: String) throws(StorageError) {
+        let isPlain = !name.isEmpty && name.utf8.count <= 63
+            && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+            && !(name.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? true)
+        guard isPlain else {
+            throw StorageError(
+                code: .storeFailure,
+                reason: "the schema name \"\(name)\" is not a plain identifier: use 1 to 63 lowercase ASCII letters, digits and underscores, not starting with a digit.")
+        }
+        self.name = name
+        quoted = "\"\(name)\""
+    }
+
+    /// The table every store keeps its entries in, one row per namespace and key.
+    var entries: String { "\(quoted).entries" }
+
+    /// Taken, for the transaction, by a process creating or upgrading the tables, so two never race.
+    let setupLockID: Int64 = 0x5354_4F57_4147_45  // "STOWAGE"
+
+    var createSchema: String { "CREATE SCHEMA IF NOT EXISTS \(quoted)" }
+
+    var createVersions: String {
+        "CREATE TABLE IF NOT EXISTS \(quoted).schema_versions (component text PRIMARY KEY, version integer NOT NULL)"
+    }
+
+    var selectVersion: String { "SELECT version FROM \(quoted).schema_versions WHERE component = 'entries'" }
+
+    /// Version 1: every change gets a revision from one sequence, by trigger,
+    /// so an operator's `UPDATE` in `psql` is stamped as the store's own
+    /// writes are; a removal keeps its row (`removed`, with no value), so a
+    /// later resynchronisation tells a removed key from one never seen.
+    var createVersion1: [String] {
+        [
+            "CREATE SEQUENCE IF NOT EXISTS \(quoted).revisions",
+            """
+            CREATE TABLE IF NOT EXISTS \(entries) (
+                namespace text NOT NULL,
+                key text NOT NULL,
+                value text,
+                removed boolean NOT NULL DEFAULT false,
+                revision bigint NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (namespace, key),
+                CHECK (removed = (value IS NULL))
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS entries_by_revision ON \(entries) (namespace, revision)",
+            """
+            CREATE OR REPLACE FUNCTION \(quoted).stamp_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                NEW.revision := nextval('\(quoted).revisions');
+                NEW.updated_at := now();
+                RETURN NEW;
+            END
+            $$
+            """,
+            "DROP TRIGGER IF EXISTS stamp_revision ON \(entries)",
+            "CREATE TRIGGER stamp_revision BEFORE INSERT OR UPDATE ON \(entries) FOR EACH ROW EXECUTE FUNCTION \(quoted).stamp_revision()",
+            "INSERT INTO \(quoted).schema_versions (component, version) VALUES ('entries', 1)",
+        ]
+    }
+
+    /// Every row of a namespace, removals included.
+    var selectNamespace: String { "SELECT key, value, revision FROM \(entries) WHERE namespace = $1" }
+
+    /// The rows of some keys of a namespace.
+    var selectKeys: String { "SELECT key, value, revision FROM \(entries) WHERE namespace = $1 AND key = ANY($2::text[])" }
+
+    /// Writes a batch in one statement: `$2` keys, `$3` values as JSON text
+    /// (ignored where `$4` says removed), `$4` removals.
+    var upsertBatch: String {
+        """
+        INSERT INTO \(entries) AS e (namespace, key, value, removed)
+        SELECT $1, k, CASE WHEN r THEN NULL ELSE v END, r FROM unnest($2::text[], $3::text[], $4::boolean[]) AS t(k, v, r)
+        ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
+        RETURNING key, revision
+        """
+    }
+
+    /// The compare-and-swap of a key with no row yet: only if there still is none.
+    var insertIfAbsent: String {
+        """
+        INSERT INTO \(entries) (namespace, key, value, removed) VALUES ($1, $2, $3::text, $3::text IS NULL)
+        ON CONFLICT (namespace, key) DO NOTHING RETURNING revision
+        """
+    }
+
+    /// The compare-and-swap of a key with a row: only if its revision is still `$4`.
+    var updateIfRevision: String {
+        "UPDATE \(entries) SET value = $3::text, removed = ($3::text IS NULL) WHERE namespace = $1 AND key = $2 AND revision = $4 RETURNING revision"
+    }
+}

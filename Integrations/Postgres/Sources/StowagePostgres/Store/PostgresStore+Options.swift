@@ -1,0 +1,38 @@
+extension PostgresStore {
+    /// How a store uses its database.
+    public struct Options: Sendable {
+        /// The PostgreSQL schema holding the store's tables (created when
+        /// missing): a plain lowercase identifier. Stores with different
+        /// namespaces share its tables.
+        public var schema: String
+        /// How long a call that waits on the database (a compare-and-swap, a
+        /// commit, a reload, readiness) waits before it fails with
+        /// `.timedOut`. Writes already queued stay queued: see ``PostgresStore``.
+        public var operationTimeout: Duration
+        /// The first wait before the store tries an unreachable database
+        /// again; it doubles after each failure, with jitter, up to ``maximumRetryDelay``.
+        public var initialRetryDelay: Duration
+        /// The longest wait between two tries.
+        public var maximumRetryDelay: Duration
+        /// The most keys one commit writes; more pending writes go in several.
+        public var maximumBatchSize: Int
+        /// How many connections the store's pool may open.
+        public var maximumConnections: Int
+
+        public init(
+            schema: String = "stowage",
+            operationTimeout: Duration = .seconds(10),
+            initialRetryDelay: Duration = .milliseconds(50),
+            maximumRetryDelay: Duration = .seconds(5),
+            maximumBatchSize: Int = 1_000,
+            maximumConnections: Int = 4
+        ) {
+            self.schema = schema
+            self.operationTimeout = operationTimeout
+            self.initialRetryDelay = initialRetryDelay
+            self.maximumRetryDelay = maximumRetryDelay
+            self.maximumBatchSize = max(1, maximumBatchSize)
+            self.maximumConnections = max(2, maximumConnections)
+        }
+    }
+}

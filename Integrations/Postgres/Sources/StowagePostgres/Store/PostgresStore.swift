@@ -1,0 +1,227 @@
+import Logging
+import PostgresNIO
+import Stowage
+import StowageJSONFile
+
+/// A store whose values live in PostgreSQL, one truth for every process and
+/// host that opens the same namespace.
+///
+/// **Reads** never touch the network: they are served from the store's
+/// cache, filled by a first load when the store opens. Until that load is
+/// done, every key reads as absent (a wrapper gives its default); await
+/// ``ready(timeout:)``, or open the store with
+/// ``connect(configuration:namespace:options:timeout:)``, to start from the
+/// database's values.
+///
+/// **Writes** (`set`, a wrapper's setter, `removeValue`) are written
+/// behind: the cache takes the value at once, and the store's worker commits
+/// queued writes in order, a run of them in one statement. A write is
+/// durable once committed; ``flush(timeout:)`` and
+/// ``commitPendingWrites()`` (behind `setAndCommit` and `modifyAndCommit`)
+/// return only then. While the database is unreachable, writes stay queued
+/// and are tried again with growing delays, never dropped; `flush` fails
+/// with `.timedOut` after ``Options/operationTimeout`` and says so. A write
+/// the database refuses for good is reported, and reads go back to what the
+/// database holds.
+///
+/// **`modify`** is a compare-and-swap on the row's revision in one
+/// statement, so it is linearizable across processes and hosts: 4 processes
+/// making 500 increments each end at exactly 2,000. It runs after every
+/// write queued before it. The synchronous `modify` blocks its thread for
+/// the round trip; async code uses `modifyAndCommit`, which does not. No
+/// call deadlocks: the store's tasks run on a thread of their own, and a
+/// blocking call made on a SwiftNIO event loop thread fails at once with an
+/// error naming the async form.
+///
+/// **Values** are kept as the JSON text the JSON file store writes
+/// (`StoredValue.jsonText()`), in a `text` column: exact from `Int64.min` to
+/// `UInt64.max`, `-0.0` with its sign (which `jsonb` would lose), dates to
+/// the millisecond, NUL characters escaped. NaN and infinity have no JSON
+/// form and are refused with an error naming the key; so is a key with a NUL
+/// character, which PostgreSQL text can not hold.
+///
+/// Stores with different namespaces share one table. The store's description
+/// and its errors name the host, port and database, never the user's password.
+public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Sendable {
+    /// Whether the store reaches its database.
+    public enum ConnectionState: Sendable, Equatable {
+        /// Opening: the first load has not succeeded yet.
+        case connecting
+        /// The last exchange with the database succeeded.
+        case connected
+        /// The last exchange failed; the store tries again and serves the last values it knew.
+        case unreachable
+    }
+
+    /// The compare-and-swap is the database's, atomic with every write.
+    public static let replacesAtomically = true
+
+    /// The namespace this store's keys live in; other namespaces in the same table are invisible to it.
+    public let namespace: String
+    public let options: Options
+    /// `PostgresStore(host:port/database, schema …, namespace …)`, without credentials.
+    public let description: String
+    let backing: PostgresStoreBacking
+
+    /// Opens a store over `namespace` and starts loading it; reads give
+    /// absent values until the load is done (see ``ready(timeout:)``).
+    ///
+    /// - Parameters:
+    ///   - configuration: where and how to connect, TLS included; the store
+    ///     opens a pool of its own with it (at most
+    ///     ``Options/maximumConnections``).
+    ///   - namespace: the part of the table this store sees.
+    /// - Throws: `StorageError` when the namespace or the schema name can not be used.
+    public init(configuration: PostgresClient.Configuration, namespace: String = "default", options: Options = .init()) throws(StorageError) {
+        guard !namespace.unicodeScalars.contains("\u{0}") else {
+            throw StorageError(code: .storeFailure, reason: "the namespace contains a NUL character, which PostgreSQL text can not hold.")
+        }
+        let schema = try PostgresSchema(name: options.schema)
+        var configuration = configuration
+        configuration.options.maximumConnections = options.maximumConnections
+        let attempts = ConnectionAttempts()
+        let logger = Logger(label: "stowage.postgres") { _ in ConnectionAttemptLogHandler(attempts: attempts) }
+        let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
+        self.namespace = namespace
+        self.options = options
+        description = "PostgresStore(\(endpoint)/\(configuration.database ?? configuration.username), schema \(schema.name), namespace \"\(namespace)\")"
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let database = PostgresDatabase(client: client, schema: schema, namespace: namespace, logger: logger, attempts: attempts)
+        backing = PostgresStoreBacking(database: database, options: options, name: description)
+        backing.start { [weak self] keys in self?.announceChanges(forKeys: keys) }
+    }
+
+    /// Opens a store and waits until it has loaded its values.
+    /// - Throws: `StorageError` (`.timedOut`) when the database did not answer within `timeout`, saying why.
+    public static func connect(
+        configuration: PostgresClient.Configuration, namespace: String = "default", options: Options = .init(), timeout: Duration = .seconds(10)
+    ) async throws(StorageError) -> PostgresStore {
+        let store = try PostgresStore(configuration: configuration, namespace: namespace, options: options)
+        try await store.ready(timeout: timeout)
+        return store
+    }
+
+    deinit {
+        backing.close()
+    }
+
+    // MARK: State
+
+    /// Whether the first load is done, so reads give the database's values.
+    public var isReady: Bool { backing.state.withLock { $0.isReady } }
+
+    /// Whether the store reaches its database now.
+    public var connectionState: ConnectionState { backing.state.withLock { $0.connection } }
+
+    /// The last failure to reach or write the database, until the next success.
+    public var lastError: StorageError? { backing.state.withLock { $0.lastError } }
+
+    /// How many writes are queued and not yet committed.
+    public var queuedWriteCount: Int { backing.state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) } }
+
+    /// Returns once the first load is done.
+    /// - Throws: `StorageError` (`.timedOut`) after `timeout` (the operation
+    ///   timeout when `nil`), with the last failure's explanation.
+    public func ready(timeout: Duration? = nil) async throws(StorageError) {
+        try await backing.ready(timeout: timeout ?? options.operationTimeout)
+    }
+
+    /// ``ready(timeout:)`` for synchronous code; it blocks the calling thread.
+    /// - Throws: as `ready(timeout:)`, or at once on a SwiftNIO event loop thread.
+    public func waitUntilReady(timeout: Duration? = nil) throws(StorageError) {
+        try waitSynchronously(for: description, asyncForm: "try await store.ready(timeout:)") { [backing, options] () async throws(StorageError) in
+            try await backing.ready(timeout: timeout ?? options.operationTimeout)
+        }
+    }
+
+    /// Returns once every write made before the call is committed.
+    /// - Throws: `StorageError` (`.timedOut`) when the database did not take
+    ///   them within the operation timeout (they stay queued), or the error
+    ///   of a write it refused.
+    public func flush() throws(StorageError) {
+        try waitSynchronously(for: description, asyncForm: "try await store.commitPendingWrites()") { [backing] () async throws(StorageError) in
+            try await backing.commitQueuedWrites()
+        }
+    }
+
+    public func commitPendingWrites() async throws {
+        try await backing.commitQueuedWrites()
+    }
+
+    /// Reads every key of the namespace from the database again and
+    /// announces those whose value changed (removals included), for changes
+    /// made by others.
+    public func reload() async throws(StorageError) {
+        try await backing.reload()
+    }
+
+    /// ``reload()`` for synchronous code; it blocks the calling thread.
+    public func reloadSynchronously() throws(StorageError) {
+        try waitSynchronously(for: description, asyncForm: "try await store.reload()") { [backing] () async throws(StorageError) in
+            try await backing.reload()
+        }
+    }
+
+    // MARK: UnderlyingStorage
+
+    public func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
+        backing.state.withLock { $0.visible[key] }
+    }
+
+    public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
+        let text = try Self.text(of: value, forKey: key)
+        backing.enqueueWrite(key: key, value: value, text: text)
+    }
+
+    public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
+        try Self.check(key)
+        backing.enqueueWrite(key: key, value: nil, text: nil)
+    }
+
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
+        try replaceStoredValues(expecting: [key: expected], with: [key: newValue], access)
+    }
+
+    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool {
+        try await backing.replace(expected: [key: expected], replacements: [key: (newValue, try newValue.map { try Self.text(of: $0, forKey: key) })])
+    }
+
+    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+        var prepared: [String: (value: StoredValue?, text: String?)] = [:]
+        for (key, value) in replacements {
+            try Self.check(key)
+            prepared[key] = (value, try value.map { try Self.text(of: $0, forKey: key) })
+        }
+        let key = replacements.count == 1 ? replacements.keys.first : nil
+        return try waitSynchronously(for: description, asyncForm: "try await reference.modifyAndCommit { … }", key: key) { [backing, prepared] () async throws(StorageError) in
+            try await backing.replace(expected: expected, replacements: prepared)
+        }
+    }
+
+    /// Every key the cache holds, with its value as reads give it.
+    public func storedEntries(_ access: BackendAccess) -> [String: StoredValue] {
+        backing.state.withLock { $0.visible.compactMapValues { $0 } }
+    }
+
+    // MARK: Values and keys
+
+    /// `value` as JSON text, or an error naming the key.
+    static func text(of value: StoredValue, forKey key: String) throws(StorageError) -> String {
+        try check(key)
+        do {
+            return try value.jsonText()
+        } catch {
+            throw StorageError(code: .encodingFailed, key: key, reason: "PostgresStore keeps values as JSON text, which can not hold this value: \(error.reason)", underlyingError: error)
+        }
+    }
+
+    /// Refuses a key PostgreSQL text can not hold.
+    static func check(_ key: String) throws(StorageError) {
+        if key.unicodeScalars.contains("\u{0}") {
+            throw StorageError(code: .storeFailure, key: key, reason: "the key contains a NUL character (U+0000), which PostgreSQL text can not hold; nothing was written.")
+        }
+    }
+}
+
+/// The property wrapper over a ``PostgresStore``: `@PostgresStorage("key", in: store) var value = 0`.
+public typealias PostgresStorage<Value: Storable> = Stored<PostgresStore, Value>

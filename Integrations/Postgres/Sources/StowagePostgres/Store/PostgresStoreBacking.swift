@@ -1,0 +1,399 @@
+import Dispatch
+import PostgresNIO
+import Stowage
+import StowageJSONFile
+
+/// The part of a store that outlives its last user until its queued writes
+/// are committed: the cache, the queue, and the worker that serves it.
+///
+/// One worker task per store, on ``StoreExecutor``, takes the queue's front
+/// in order: a run of writes becomes one statement; a compare-and-swap or a
+/// reload runs alone. While the database is unreachable the worker tries
+/// again with growing delays and keeps everything queued.
+final class PostgresStoreBacking: Sendable {
+    typealias State = PostgresStoreState
+
+    let database: PostgresDatabase
+    let options: PostgresStore.Options
+    /// The store as messages name it, without credentials.
+    let name: String
+    let state = Locked(State())
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+    /// Tells the store's references and observers; set once the store exists.
+    private let announcer = Locked<(@Sendable (Set<String>) -> Void)?>(nil)
+    /// Announcements run here, never on the executor, so an observer may call the store's blocking API.
+    private let announcements = DispatchQueue(label: "Stowage PostgreSQL announcements")
+    private let clientTask = Locked<Task<Void, Never>?>(nil)
+
+    init(database: PostgresDatabase, options: PostgresStore.Options, name: String) {
+        self.database = database
+        self.options = options
+        self.name = name
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Starts the connection pool and the worker; `announce` tells the store's observers.
+    func start(announcingWith announce: @escaping @Sendable (Set<String>) -> Void) {
+        announcer.withLock { $0 = announce }
+        database.attempts.onFailure { [weak self] explanation in
+            self?.noteFailure(reason: "could not connect to the database: \(explanation)")
+        }
+        let client = database.client
+        clientTask.withLock { $0 = Task(executorPreference: StoreExecutor.shared) { await client.run() } }
+        Task(executorPreference: StoreExecutor.shared) { await self.work() }
+    }
+
+    /// Lets the worker finish what is queued, then stop, with the pool.
+    func close() {
+        state.withLock { $0.isClosing = true }
+        announcer.withLock { $0 = nil }
+        wake.yield()
+    }
+
+    // MARK: Requests from the store
+
+    /// Queues a write and shows it to reads at once.
+    func enqueueWrite(key: String, value: StoredValue?, text: String?) {
+        state.withLock { state in
+            let write = State.PendingWrite(number: state.nextWriteNumber, key: key, value: value, text: text)
+            state.nextWriteNumber += 1
+            state.queue.append(.write(write))
+            state.queuedWritesPerKey[key, default: 0] += 1
+            state.visible[key] = value
+        }
+        wake.yield()
+    }
+
+    /// Queues a compare-and-swap and waits for the worker's answer, at most
+    /// the operation timeout if the worker has not started on it by then.
+    func replace(expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)]) async throws(StorageError) -> Bool {
+        let reply = PendingReply<Bool>()
+        state.withLock { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply))) }
+        wake.yield()
+        let keys = replacements.keys.sorted()
+        return try await reply.value(within: options.operationTimeout) { [self] in
+            unreachableError(key: keys.first, doing: "could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))")")
+        }
+    }
+
+    /// Waits until every write queued before the call is committed.
+    func commitQueuedWrites() async throws(StorageError) {
+        let reply = PendingReply<Void>()
+        let waiting = state.withLock { state -> Bool in
+            let through = state.nextWriteNumber - 1
+            guard through > state.settledThrough else { return false }
+            state.commitWaiters.append((through, reply))
+            return true
+        }
+        guard waiting else { return }
+        try await reply.value(within: options.operationTimeout) { [self] in
+            let queued = state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) }
+            return unreachableError(key: nil, doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
+        }
+    }
+
+    /// Waits until the first load is done.
+    func ready(timeout: Duration) async throws(StorageError) {
+        let reply = PendingReply<Void>()
+        let isReady = state.withLock { state -> Bool in
+            if state.isReady { return true }
+            state.readyWaiters.append(reply)
+            return false
+        }
+        guard !isReady else { return }
+        try await reply.value(within: timeout) { [self] in
+            unreachableError(key: nil, doing: "is not ready after \(timeout): its first load has not finished")
+        }
+    }
+
+    /// Reads the whole namespace again and announces what changed.
+    func reload() async throws(StorageError) {
+        let reply = PendingReply<Void>()
+        state.withLock { $0.queue.append(.reload(keys: nil, reply: reply)) }
+        wake.yield()
+        try await reply.value(within: options.operationTimeout) { [self] in
+            unreachableError(key: nil, doing: "could not reload")
+        }
+    }
+
+    /// An error for a caller whose wait ran out, with the last failure's explanation.
+    private func unreachableError(key: String?, doing what: String) -> StorageError {
+        let last = state.withLock { $0.lastError }
+        let cause = last.map { ": \($0.reason)" }
+            ?? database.attempts.lastFailureExplanation.map { ": \($0)" }
+            ?? ": the database did not answer in time"
+        return StorageError(code: .timedOut, key: key, reason: "\(name) \(what)\(cause)", underlyingError: last)
+    }
+
+    // MARK: The worker
+
+    private enum Step {
+        case writes([State.PendingWrite])
+        case replace(State.Replacement)
+        case reload(keys: Set<String>?, reply: PendingReply<Void>?)
+    }
+
+    private func work() async {
+        await loadUntilReady()
+        for await _ in wakeups {
+            while let step = nextStep() { await perform(step) }
+            if state.withLock({ $0.isClosing && $0.queue.isEmpty }) { break }
+        }
+        clientTask.withLock { $0?.cancel() }
+    }
+
+    /// The front of the queue: every write up to the batch size, or one other request.
+    private func nextStep() -> Step? {
+        state.withLock { state -> Step? in
+            guard let first = state.queue.first else { return nil }
+            switch first {
+            case .replace(let replacement): return .replace(replacement)
+            case .reload(let keys, let reply): return .reload(keys: keys, reply: reply)
+            case .write:
+                var writes: [State.PendingWrite] = []
+                for operation in state.queue.prefix(options.maximumBatchSize) {
+                    guard case .write(let write) = operation else { break }
+                    writes.append(write)
+                }
+                return .writes(writes)
+            }
+        }
+    }
+
+    private func perform(_ step: Step) async {
+        switch step {
+        case .writes(let writes): await commit(writes)
+        case .replace(let replacement): await perform(replacement)
+        case .reload(let keys, let reply): await reload(keys: keys, reply: reply)
+        }
+    }
+
+    /// Creates the tables if need be and loads the namespace, trying again until it works.
+    private func loadUntilReady() async {
+        var delay = options.initialRetryDelay
+        while !state.withLock({ $0.isClosing }) {
+            do {
+                let database = database
+                let loaded = try await withTimeout(options.operationTimeout) {
+                    try await database.prepareTables()
+                    return try await database.loadNamespace()
+                }
+                for problem in loaded.unreadable { StorageError.reportingHandler(problem) }
+                let (changed, waiters) = state.withLock { state in
+                    let changed = state.absorb(loaded.rows.mapValues { Optional($0) })
+                    state.isReady = true
+                    state.connection = .connected
+                    state.lastError = nil
+                    defer { state.readyWaiters.removeAll() }
+                    return (changed, state.readyWaiters)
+                }
+                announce(changed)
+                for waiter in waiters { waiter.resolve(.success(())) }
+                return
+            } catch {
+                noteFailure(error, doing: "could not load its values")
+                await pause(&delay)
+            }
+        }
+    }
+
+    /// Commits a run of writes in one statement, the last write of each key winning.
+    private func commit(_ writes: [State.PendingWrite]) async {
+        var latest: [String: State.PendingWrite] = [:]
+        for write in writes { latest[write.key] = write }
+        let batch = latest.values.map { (key: $0.key, text: $0.text) }
+        var delay = options.initialRetryDelay
+        while true {
+            do {
+                let database = database
+                let revisions = try await withTimeout(options.operationTimeout) { try await database.write(batch) }
+                let waiters = state.withLock { state in
+                    for (key, write) in latest {
+                        if let revision = revisions[PostgresDatabase.databaseKey(key)] {
+                            state.committed[key] = .init(value: write.value, revision: revision)
+                        }
+                    }
+                    finish(writes, in: &state)
+                    state.connection = .connected
+                    state.lastError = nil
+                    return state.settle(through: writes[writes.count - 1].number)
+                }
+                for waiter in waiters { waiter.resolve(.success(())) }
+                return
+            } catch where DatabaseFailure.isTransient(error) {
+                noteFailure(error, doing: "could not commit \(latest.count) key\(latest.count == 1 ? "" : "s"); they stay queued")
+                await pause(&delay)
+            } catch {
+                refuse(writes, keys: latest.keys.sorted(), error: error)
+                return
+            }
+        }
+    }
+
+    /// Takes committed or refused writes off the queue.
+    private func finish(_ writes: [State.PendingWrite], in state: inout State) {
+        state.queue.removeFirst(writes.count)
+        for write in writes {
+            let left = state.queuedWritesPerKey[write.key, default: 1] - 1
+            state.queuedWritesPerKey[write.key] = left > 0 ? left : nil
+        }
+    }
+
+    /// Drops writes the database refused for good (not for want of a
+    /// connection): reports them, shows the values it holds again, and
+    /// fails the commits that waited for them.
+    private func refuse(_ writes: [State.PendingWrite], keys: [String], error: any Error) {
+        let failure = StorageError(
+            code: .storeFailure, key: keys.count == 1 ? keys[0] : nil,
+            reason: "\(name) could not save \(keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"): "
+                + "\(database.explanation(of: error)). The value\(keys.count == 1 ? " was" : "s were") not saved; reads show what the database holds.",
+            underlyingError: error)
+        StorageError.reportingHandler(failure)
+        let (changed, waiters) = state.withLock { state in
+            finish(writes, in: &state)
+            state.lastError = failure
+            let changed = Set(keys.filter { state.exposeCommittedValue(forKey: $0) })
+            state.queue.insert(.reload(keys: Set(keys), reply: nil), at: 0)
+            return (changed, state.settle(through: writes[writes.count - 1].number))
+        }
+        announce(changed)
+        for waiter in waiters { waiter.resolve(.failure(failure)) }
+    }
+
+    /// Runs a compare-and-swap against the rows' revisions; when a row had
+    /// moved on, reads the keys again so the next try starts from their values.
+    private func perform(_ replacement: State.Replacement) async {
+        guard replacement.reply.start() else {
+            state.withLock { _ = $0.queue.removeFirst() }
+            return
+        }
+        let plan = state.withLock { state -> [(key: String, text: String?, expectedRevision: Int64)]? in
+            for (key, value) in replacement.expected where state.committedValue(forKey: key) != value { return nil }
+            var items = replacement.replacements.map { key, new in (key: key, text: new.text, expectedRevision: state.committed[key]?.revision ?? 0) }
+            // A key that must hold a value but is not replaced is written back as it is, at its revision, so the check covers it.
+            for (key, value) in replacement.expected where replacement.replacements[key] == nil {
+                let text = try? value?.jsonText()
+                items.append((key: key, text: text, expectedRevision: state.committed[key]?.revision ?? 0))
+            }
+            return items
+        }
+        guard let plan else {
+            state.withLock { _ = $0.queue.removeFirst() }
+            replacement.reply.resolve(.success(false))
+            return
+        }
+        let keys = Set(plan.map(\.key))
+        do {
+            let database = database
+            let revisions = try await withTimeout(options.operationTimeout) { try await database.replace(plan) }
+            if let revisions {
+                state.withLock { state in
+                    for (key, new) in replacement.replacements {
+                        if let revision = revisions[key] { state.committed[key] = .init(value: new.value, revision: revision) }
+                        _ = state.exposeCommittedValue(forKey: key)
+                    }
+                    _ = state.queue.removeFirst()
+                    state.connection = .connected
+                }
+                replacement.reply.resolve(.success(true))
+            } else {
+                let fresh = try await withTimeout(options.operationTimeout) { try await database.load(keys: keys) }
+                let changed = absorb(fresh, keys: keys)
+                state.withLock { _ = $0.queue.removeFirst() }
+                announce(changed)
+                replacement.reply.resolve(.success(false))
+            }
+        } catch {
+            let failure = StorageError(
+                code: DatabaseFailure.isTransient(error) ? .timedOut : .storeFailure, key: keys.count == 1 ? keys.first : nil,
+                reason: "\(name) could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.sorted().joined(separator: ", "))"): "
+                    + "\(database.explanation(of: error)). Whether it was applied is unknown until the store reads the key\(keys.count == 1 ? "" : "s") again, which it does next.",
+                underlyingError: error)
+            state.withLock { state in
+                _ = state.queue.removeFirst()
+                state.queue.insert(.reload(keys: keys, reply: nil), at: 0)
+            }
+            if DatabaseFailure.isTransient(error) { noteFailure(error, doing: "could not reach the database") }
+            replacement.reply.resolve(.failure(failure))
+        }
+    }
+
+    /// Reads the namespace (or `keys`) again; the store's own rereads try until they succeed.
+    private func reload(keys: Set<String>?, reply: PendingReply<Void>?) async {
+        if let reply, !reply.start() {
+            state.withLock { _ = $0.queue.removeFirst() }
+            return
+        }
+        var delay = options.initialRetryDelay
+        while true {
+            do {
+                let database = database
+                let loaded = try await withTimeout(options.operationTimeout) {
+                    if let keys { try await database.load(keys: keys) } else { try await database.loadNamespace() }
+                }
+                let changed = absorb(loaded, keys: keys)
+                state.withLock { state in
+                    _ = state.queue.removeFirst()
+                    state.connection = .connected
+                }
+                announce(changed)
+                reply?.resolve(.success(()))
+                return
+            } catch {
+                noteFailure(error, doing: "could not reload")
+                guard reply == nil, !state.withLock({ $0.isClosing }) else {
+                    state.withLock { _ = $0.queue.removeFirst() }
+                    reply?.resolve(.failure(StorageError(
+                        code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).", underlyingError: error)))
+                    return
+                }
+                await pause(&delay)
+            }
+        }
+    }
+
+    /// Records rows read again; a key of `keys` (every key held, when `nil`) without a row is absent.
+    private func absorb(_ loaded: (rows: [String: PostgresDatabase.Row], unreadable: [StorageError]), keys: Set<String>?) -> Set<String> {
+        for problem in loaded.unreadable { StorageError.reportingHandler(problem) }
+        let unreadable = Set(loaded.unreadable.compactMap(\.key))
+        return state.withLock { state in
+            var rows: [String: PostgresDatabase.Row?] = loaded.rows.mapValues { Optional($0) }
+            for key in keys ?? Set(state.committed.keys) where loaded.rows[key] == nil && !unreadable.contains(key) {
+                rows[key] = .some(nil)
+            }
+            return state.absorb(rows)
+        }
+    }
+
+    // MARK: Failures and announcements
+
+    /// Records a failure to reach the database; reports it when the store was reachable until now.
+    private func noteFailure(_ error: any Error, doing what: String) {
+        noteFailure(reason: "\(what): \(database.explanation(of: error))", underlyingError: error)
+    }
+
+    private func noteFailure(reason: String, underlyingError: (any Error)? = nil) {
+        let failure = StorageError(code: .storeFailure, reason: "\(name) \(reason).", underlyingError: underlyingError)
+        let isNew = state.withLock { state -> Bool in
+            defer {
+                state.lastError = failure
+                state.connection = .unreachable
+            }
+            return state.connection != .unreachable
+        }
+        if isNew { StorageError.reportingHandler(failure) }
+    }
+
+    /// Waits `delay` with up to a quarter more at random, and doubles it up to the maximum.
+    private func pause(_ delay: inout Duration) async {
+        let jitter = delay * Double.random(in: 0...0.25)
+        try? await Task.sleep(for: delay + jitter)
+        delay = min(delay * 2, options.maximumRetryDelay)
+    }
+
+    private func announce(_ keys: Set<String>) {
+        guard !keys.isEmpty, let announce = announcer.withLock({ $0 }) else { return }
+        announcements.async { announce(keys) }
+    }
+}

@@ -1,0 +1,95 @@
+import Stowage
+
+/// What a store holds between its callers and its worker, behind one lock.
+///
+/// `visible` is what reads return: the committed value of each key, with
+/// the writes still queued for it laid over. The worker takes work from
+/// the front of `queue`, in order, so a compare-and-swap runs after every
+/// write queued before it and before every write queued after it.
+struct PostgresStoreState {
+    /// The value of a key as the database last told this store, with the row's revision.
+    struct CommittedEntry: Equatable {
+        /// `nil` when the row records a removal.
+        var value: StoredValue?
+        var revision: Int64
+    }
+
+    /// A write queued by a setter, committed by the worker in a batch.
+    struct PendingWrite {
+        let number: UInt64
+        let key: String
+        /// `nil` removes the key.
+        let value: StoredValue?
+        /// `value` as JSON text, made when queued so an error reaches the setter.
+        let text: String?
+    }
+
+    /// A compare-and-swap of one or more keys, answered by the worker.
+    struct Replacement {
+        let expected: [String: StoredValue?]
+        let replacements: [String: (value: StoredValue?, text: String?)]
+        let reply: PendingReply<Bool>
+    }
+
+    enum Operation {
+        case write(PendingWrite)
+        case replace(Replacement)
+        /// Reads the namespace again (or only `keys`) and announces what changed.
+        case reload(keys: Set<String>?, reply: PendingReply<Void>?)
+    }
+
+    var committed: [String: CommittedEntry] = [:]
+    var visible: [String: StoredValue] = [:]
+    var queuedWritesPerKey: [String: Int] = [:]
+    var queue: [Operation] = []
+    var nextWriteNumber: UInt64 = 1
+    /// Every write numbered up to this one is committed, or was refused and reported.
+    var settledThrough: UInt64 = 0
+    var commitWaiters: [(through: UInt64, reply: PendingReply<Void>)] = []
+    var readyWaiters: [PendingReply<Void>] = []
+    var isReady = false
+    var connection: PostgresStore.ConnectionState = .connecting
+    var lastError: StorageError?
+    var isClosing = false
+
+    /// The value a read gives once the queued writes of `key` are done with.
+    func committedValue(forKey key: String) -> StoredValue? {
+        committed[key]?.value
+    }
+
+    /// Sets `visible[key]` from `committed` when no write is queued for it.
+    /// - Returns: whether the visible value changed.
+    mutating func exposeCommittedValue(forKey key: String) -> Bool {
+        guard queuedWritesPerKey[key, default: 0] == 0 else { return false }
+        let value = committedValue(forKey: key)
+        guard visible[key] != value else { return false }
+        visible[key] = value
+        return true
+    }
+
+    /// Records rows read from the database (`nil`: no row) and exposes them.
+    /// - Returns: the keys whose visible value changed.
+    mutating func absorb(_ rows: [String: CommittedEntry?]) -> Set<String> {
+        var changed: Set<String> = []
+        for (key, row) in rows {
+            if let row {
+                // A row older than what this store already holds (a read that raced a commit) is ignored.
+                if let held = committed[key], held.revision > row.revision { continue }
+                committed[key] = row
+            } else {
+                committed[key] = nil
+            }
+            if exposeCommittedValue(forKey: key) { changed.insert(key) }
+        }
+        return changed
+    }
+
+    /// Marks writes up to `number` settled and takes the commit waiters that
+    /// were waiting for them.
+    mutating func settle(through number: UInt64) -> [PendingReply<Void>] {
+        settledThrough = max(settledThrough, number)
+        let done = commitWaiters.filter { $0.through <= settledThrough }
+        commitWaiters.removeAll { $0.through <= settledThrough }
+        return done.map(\.reply)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import StowagePostgres
+import Testing
+
+/// A server that stops, and comes back: what writes, reads, `modify` and
+/// readiness do meanwhile, on a server of the test's own.
+struct PostgresStoreOutageTests {
+    /// Quick retries and a short operation timeout, so the test's waits are short.
+    static let options = PostgresStore.Options(operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(250))
+
+    /// Writes while the server is down stay queued and visible; `flush`
+    /// fails with `.timedOut` saying so; a `modify` fails without being
+    /// applied; once the server is back the queued writes are committed,
+    /// and a new process reads them.
+    @Test func writesWhileTheServerIsDownAreQueuedAndCommittedWhenItIsBack() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        let store = try await server.openStore(namespace: namespace, options: Self.options)
+        try await store.setAndCommit("before", forKey: "motto")
+
+        try server.control("kill")
+        try store.set("during", forKey: "motto")
+        try store.set(7, forKey: "count")
+        #expect(try store.value(forKey: "motto", as: String.self) == "during", "reads serve the queued value")
+        let flushError = #expect(throws: StorageError.self) { try store.flush() }
+        #expect(flushError?.code == .timedOut)
+        #expect(flushError?.message.contains("stay queued") == true, "\(flushError?.message ?? "")")
+        #expect(store.queuedWriteCount == 2)
+        #expect(store.connectionState == .unreachable)
+        let modifyError = #expect(throws: StorageError.self) { try store.reference(forKey: "modified", as: Int.self).modify { $0 = 1 } }
+        #expect(modifyError?.code == .timedOut)
+        #expect(modifyError?.key == "modified")
+
+        try server.control("resume")
+        try await commitOnceBack(store)
+        #expect(store.queuedWriteCount == 0)
+        #expect(store.connectionState == .connected)
+        #expect(try Worker.run(["read", namespace, "motto"], database: server).output == "during")
+        let other = try await server.openStore(namespace: namespace)
+        #expect(try other.value(forKey: "count", as: Int.self) == 7)
+        #expect(try other.value(forKey: "modified", as: Int.self) == nil, "a modify that failed was never applied")
+    }
+
+    /// A store opened while the server is down reads every key as absent,
+    /// says it is not ready and why, and loads once the server is back.
+    @Test func aStoreOpenedWhileTheServerIsDownLoadsWhenItIsBack() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        try await server.openStore(namespace: namespace).setAndCommit("stored", forKey: "motto")
+
+        try server.control("kill")
+        let store = try PostgresStore(configuration: server.configuration, namespace: namespace, options: Self.options)
+        let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .milliseconds(500)) }
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("is not ready") == true, "\(error?.message ?? "")")
+        #expect(!store.isReady)
+        #expect(try store.value(forKey: "motto", as: String.self) == nil)
+
+        try server.control("resume")
+        try await store.ready(timeout: .seconds(30))
+        #expect(try store.value(forKey: "motto", as: String.self) == "stored")
+    }
+
+    /// Waits for the queued writes, trying again while the server is still starting; each try waits for the real commit.
+    private func commitOnceBack(_ store: PostgresStore) async throws {
+        for _ in 0..<15 {
+            do {
+                try await store.commitPendingWrites()
+                return
+            } catch let error as StorageError where error.code == .timedOut {
+                continue
+            }
+        }
+        try await store.commitPendingWrites()
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import NIOSSL
+import StowagePostgres
+import Testing
+
+/// Credentials stay out of what the store says, and TLS works against the
+/// test server with the certificate the script made.
+struct PostgresStoreSecurityTests {
+    /// The store talks TLS when configured to, verifying the server's
+    /// certificate: the server's own view of the connection says so.
+    @Test func aStoreConnectsOverVerifiedTLS() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let store = try await PostgresStore.connect(configuration: database.tlsConfiguration(), namespace: namespace, timeout: .seconds(30))
+        try await store.setAndCommit("over TLS", forKey: "channel")
+
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(database.certificateAuthority)
+        var configuration = PostgresClient.Configuration(
+            host: database.host, port: database.port, username: database.user, password: database.password, database: database.database, tls: .require(tls))
+        configuration.options.tlsServerName = "localhost"
+        let client = PostgresClient(configuration: configuration)
+        let usesTLS = try await withThrowingTaskGroup(of: Bool?.self) { group in
+            group.addTask { await client.run(); return nil }
+            defer { group.cancelAll() }
+            var ssl = false
+            for try await value in try await client.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").decode(Bool.self) { ssl = value }
+            return ssl
+        }
+        #expect(usesTLS)
+        let reopened = try await PostgresStore.connect(configuration: database.tlsConfiguration(), namespace: namespace, timeout: .seconds(30))
+        #expect(try reopened.value(forKey: "channel", as: String.self) == "over TLS")
+    }
+
+    /// A server whose certificate is not trusted is refused, with an error that says why.
+    @Test func anUntrustedCertificateIsRefused() async throws {
+        let database = try TestDatabase.shared()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates([])
+        let configuration = PostgresClient.Configuration(
+            host: database.host, port: database.port, username: database.user, password: database.password, database: database.database, tls: .require(tls))
+        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(3)))
+        let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(2)) }
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("could not connect") == true, "\(error?.message ?? "")")
+        #expect(error?.message.lowercased().contains("certificate") == true, "\(error?.message ?? "")")
+        #expect(!store.isReady)
+    }
+
+    /// A wrong password gives an error that says the authentication failed,
+    /// and neither it, the store's description nor any report holds a password.
+    @Test func noDescriptionErrorOrReportHoldsThePassword() async throws {
+        let database = try TestDatabase.shared()
+        let reports = ReportedErrorsRecorder()
+        let wrongPassword = "wrong-\(UUID().uuidString)"
+        let configuration = PostgresClient.Configuration(
+            host: database.host, port: database.port, username: database.user, password: wrongPassword, database: database.database, tls: .disable)
+        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(3)))
+        let error = try #require(await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(2)) })
+        #expect(error.message.contains("password authentication failed"), "\(error.message)")
+
+        let good = try await database.openStore(namespace: TestDatabase.uniqueNamespace())
+        try await good.setAndCommit(1, forKey: "k")
+        var texts = [store.description, good.description, error.description, String(reflecting: error), store.lastError?.description ?? ""]
+        texts += reports.all.map(\.description)
+        for text in texts {
+            #expect(!text.contains(wrongPassword), "\(text)")
+            #expect(!text.contains(database.password), "\(text)")
+        }
+        #expect(store.description.contains("\(database.host):\(database.port)/\(database.database)"))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The worker executable, started as another server of the fleet would be.
+enum Worker {
+    /// Built by `swift test` beside the test binary (on Apple platforms, beside its .xctest bundle).
+    static var executable: URL {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(filePath: testBinary).deletingLastPathComponent()
+        while directory.path.contains(".xctest") { directory = directory.deletingLastPathComponent() }
+        return directory.appending(path: "StowagePostgresWorker")
+    }
+
+    /// Starts the worker with the database's variables.
+    static func start(_ arguments: [String], database: TestDatabase) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(database.environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        return (process, output)
+    }
+
+    /// Runs the worker to the end: its status and standard output.
+    static func run(_ arguments: [String], database: TestDatabase) throws -> (status: Int32, output: String) {
+        let (process, output) = try start(arguments, database: database)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
