@@ -105,8 +105,8 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// directly still goes through. The default is `true`.
     var isDefaultWriteLayer: Bool { get }
 
-    /// The asynchronous counterpart of
-    /// ``replaceStoredValue(forKey:expecting:with:_:)``, for a store whose
+    /// The asynchronous counterpart of the synchronous
+    /// `replaceStoredValue(forKey:expecting:with:_:)`, for a store whose
     /// compare-and-swap waits on a network: `modifyAndCommit` awaits it
     /// instead of blocking a thread. The default calls the synchronous one.
     func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool
@@ -121,7 +121,7 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// - Throws: when a pending write fails or can not be committed in time.
     func commitPendingWrites() async throws
 
-    /// Whether this store's ``replaceStoredValue(forKey:expecting:with:_:)`` is
+    /// Whether this store's `replaceStoredValue(forKey:expecting:with:_:)` is
     /// atomic with its own writes. When it is, Stowage takes no lock of its own
     /// around the store's methods. The default is `false`: the default
     /// compare-and-swap needs Stowage to serialise every write it makes.
