@@ -149,5 +149,10 @@ struct PostgresStoreValueTests {
         let report = reports.all.first { $0.key == "bad" }
         #expect(report?.code == .invalidJSON)
         #expect(report?.message.contains("does not hold JSON text") == true, "\(report?.message ?? "none")")
+
+        // A modify of that key can not compare with what the row holds: it fails naming the key, rather than trying forever.
+        let modifyError = #expect(throws: StorageError.self) { try other.reference(forKey: "bad", as: Int.self).modify { $0 = 5 } }
+        #expect(modifyError?.code == .invalidJSON)
+        #expect(modifyError?.key == "bad")
     }
 }

@@ -28,6 +28,9 @@ func waitSynchronously<Value: Sendable>(
         done.signal()
     }
     done.wait()
-    // The task stored the outcome before it signalled.
-    return try outcome.withLock { $0! }.get()
+    // The task stored the outcome before it signalled, so this is never nil.
+    guard let result = outcome.withLock({ $0 }) else {
+        throw StorageError(code: .storeFailure, key: key, reason: "\(store) lost the outcome of a call it waited for.")
+    }
+    return try result.get()
 }

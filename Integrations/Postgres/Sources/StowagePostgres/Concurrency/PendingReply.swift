@@ -1,10 +1,10 @@
 import Stowage
 
 /// The answer to one request the store's worker serves, given once: by the
-/// worker, or, if the worker has not started on the request when its time
-/// is up, by the caller's deadline. A request once started is always
-/// answered by the worker, so a caller is never told "timed out" about a
-/// change that then lands.
+/// worker, or by the caller's deadline. A request the worker has not started
+/// when its time is up is skipped, so a caller told "timed out" about it
+/// knows nothing was written; one it has started has twice the time, and
+/// past that the caller is told the outcome is unknown.
 final class PendingReply<Value: Sendable>: Sendable {
     private struct State {
         var outcome: Result<Value, StorageError>?
@@ -36,11 +36,8 @@ final class PendingReply<Value: Sendable>: Sendable {
         waiter?.resume(returning: outcome)
     }
 
-    /// Answers with `error` if the worker has not started on the request.
-    func expire(with error: StorageError) {
-        let notStarted = state.withLock { !$0.started }
-        if notStarted { resolve(.failure(error)) }
-    }
+    /// Whether the worker has started on the request.
+    var isStarted: Bool { state.withLock { $0.started } }
 
     /// The answer, once there is one.
     func value() async throws(StorageError) -> Value {
@@ -55,11 +52,17 @@ final class PendingReply<Value: Sendable>: Sendable {
         return try outcome.get()
     }
 
-    /// The answer, or `timeoutError` after `timeout` if the worker has not started on the request by then.
-    func value(within timeout: Duration, orElse timeoutError: @escaping @Sendable () -> StorageError) async throws(StorageError) -> Value {
+    /// The answer, or `timeoutError` after `timeout`: a request the worker
+    /// has not started is then skipped; for one it has started, the answer
+    /// comes after twice the time at most (a statement on a connection that
+    /// hangs without failing), and the error must say the outcome is unknown.
+    func value(within timeout: Duration, orElse timeoutError: @escaping @Sendable (_ started: Bool) -> StorageError) async throws(StorageError) -> Value {
         let timer = Task(executorPreference: StoreExecutor.shared) { [self] in
             try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { expire(with: timeoutError()) }
+            guard !Task.isCancelled else { return }
+            if !isStarted { return resolve(.failure(timeoutError(false))) }
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { resolve(.failure(timeoutError(true))) }
         }
         defer { timer.cancel() }
         return try await value()

@@ -72,8 +72,11 @@ final class PostgresStoreBacking: Sendable {
         state.withLock { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply))) }
         wake.yield()
         let keys = replacements.keys.sorted()
-        return try await reply.value(within: options.operationTimeout) { [self] in
-            unreachableError(key: keys.first, doing: "could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))")")
+        return try await reply.value(within: options.operationTimeout) { [self] started in
+            let what = keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"
+            return started
+                ? unreachableError(key: keys.first, doing: "got no answer to the compare and swap of \(what); whether it was applied is unknown until the store reads it again, which it does next")
+                : unreachableError(key: keys.first, doing: "could not compare and swap \(what); nothing was written")
         }
     }
 
@@ -87,7 +90,7 @@ final class PostgresStoreBacking: Sendable {
             return true
         }
         guard waiting else { return }
-        try await reply.value(within: options.operationTimeout) { [self] in
+        try await reply.value(within: options.operationTimeout) { [self] _ in
             let queued = state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) }
             return unreachableError(key: nil, doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
         }
@@ -102,7 +105,7 @@ final class PostgresStoreBacking: Sendable {
             return false
         }
         guard !isReady else { return }
-        try await reply.value(within: timeout) { [self] in
+        try await reply.value(within: timeout) { [self] _ in
             unreachableError(key: nil, doing: "is not ready after \(timeout): its first load has not finished")
         }
     }
@@ -112,7 +115,7 @@ final class PostgresStoreBacking: Sendable {
         let reply = PendingReply<Void>()
         state.withLock { $0.queue.append(.reload(keys: nil, reply: reply)) }
         wake.yield()
-        try await reply.value(within: options.operationTimeout) { [self] in
+        try await reply.value(within: options.operationTimeout) { [self] _ in
             unreachableError(key: nil, doing: "could not reload")
         }
     }
@@ -302,7 +305,12 @@ final class PostgresStoreBacking: Sendable {
                 let changed = absorb(fresh, keys: keys)
                 state.withLock { _ = $0.queue.removeFirst() }
                 announce(changed)
-                replacement.reply.resolve(.success(false))
+                // A row that is not JSON can not be compared with; answering `false` would make modify try forever.
+                if let unreadable = fresh.unreadable.first(where: { $0.key.map(keys.contains) == true }) {
+                    replacement.reply.resolve(.failure(unreadable))
+                } else {
+                    replacement.reply.resolve(.success(false))
+                }
             }
         } catch {
             let failure = StorageError(
