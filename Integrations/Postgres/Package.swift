@@ -58,6 +58,7 @@ let package = Package(
 
         // The example (run against a server the script starts: Scripts/example.sh).
         .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
+        .executableTarget(name: "StowagePostgresBenchmarks", dependencies: ["StowagePostgres", .product(name: "StowageInMemory", package: "Stowage")], path: "Benchmarks/StowagePostgresBenchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )
