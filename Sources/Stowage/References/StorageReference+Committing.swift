@@ -15,7 +15,9 @@ extension StorageReference {
 
     /// ``modify(_:)`` for async code: awaits the store's compare-and-swap
     /// instead of blocking a thread on it (a networked store's takes a round
-    /// trip), then returns once the write is durable.
+    /// trip). It returns once the write is durable: a compare-and-swap is
+    /// when it succeeds. When `body` changes nothing, it waits for the
+    /// writes already queued, so the value it saw is durable too.
     @discardableResult
     public func modifyAndCommit<Result>(_ body: (inout Value?) throws -> Result) async throws -> Result {
         while true {
@@ -33,8 +35,9 @@ extension StorageReference {
                 throw storageError(from: error, reading: false)
             }
             if replaced {
+                // A compare-and-swap is durable when it succeeds (a store's requirement). Waiting
+                // here for other writes would throw, if they failed, about a change that was made.
                 didWrite(cacheEntry(afterWriting: attempt.replacement), ticket: ticket)
-                try await storage.commitPendingWrites()
                 return attempt.result
             }
             // Another writer got in first and nothing was written: try again from its value.

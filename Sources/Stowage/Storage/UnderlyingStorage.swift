@@ -109,6 +109,7 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// `replaceStoredValue(forKey:expecting:with:_:)`, for a store whose
     /// compare-and-swap waits on a network: `modifyAndCommit` awaits it
     /// instead of blocking a thread. The default calls the synchronous one.
+    /// Like it, it must be durable when it returns `true`.
     func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool
 
     /// Returns once every write this store accepted before the call is

@@ -7,27 +7,24 @@ import Testing
 /// test server with the certificate the script made.
 struct PostgresStoreSecurityTests {
     /// The store talks TLS when configured to, verifying the server's
-    /// certificate: the server's own view of the connection says so.
+    /// certificate: the server's own view of the store's connections says so.
     @Test func aStoreConnectsOverVerifiedTLS() async throws {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
-        let store = try await PostgresStore.connect(configuration: database.tlsConfiguration(), namespace: namespace, timeout: .seconds(30))
+        let applicationName = "stowage-tls-\(UUID().uuidString.prefix(8))"
+        var configuration = try database.tlsConfiguration()
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        let store = try await PostgresStore.connect(configuration: configuration, namespace: namespace, timeout: .seconds(30))
         try await store.setAndCommit("over TLS", forKey: "channel")
 
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .file(database.certificateAuthority)
-        var configuration = PostgresClient.Configuration(
-            host: database.host, port: database.port, username: database.user, password: database.password, database: database.database, tls: .require(tls))
-        configuration.options.tlsServerName = "localhost"
-        let client = PostgresClient(configuration: configuration)
-        let usesTLS = try await withThrowingTaskGroup(of: Bool?.self) { group in
-            group.addTask { await client.run(); return nil }
-            defer { group.cancelAll() }
-            var ssl = false
-            for try await value in try await client.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").decode(Bool.self) { ssl = value }
-            return ssl
+        let encrypted = try await database.withClient { client in
+            var found: [Bool] = []
+            let query: PostgresQuery = "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.application_name = \(applicationName)"
+            for try await ssl in try await client.query(query).decode(Bool.self) { found.append(ssl) }
+            return found
         }
-        #expect(usesTLS)
+        #expect(!encrypted.isEmpty, "the store's connections were not found")
+        #expect(encrypted.allSatisfy { $0 })
         let reopened = try await PostgresStore.connect(configuration: database.tlsConfiguration(), namespace: namespace, timeout: .seconds(30))
         #expect(try reopened.value(forKey: "channel", as: String.self) == "over TLS")
     }

@@ -26,14 +26,17 @@ final class PendingReply<Value: Sendable>: Sendable {
     }
 
     /// Answers, unless answered already.
-    func resolve(_ outcome: Result<Value, StorageError>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Value, StorageError>, Never>? in
-            guard state.outcome == nil else { return nil }
+    /// - Returns: whether this answer was the one given.
+    @discardableResult
+    func resolve(_ outcome: Result<Value, StorageError>) -> Bool {
+        let (given, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Result<Value, StorageError>, Never>?) in
+            guard state.outcome == nil else { return (false, nil) }
             state.outcome = outcome
             defer { state.waiter = nil }
-            return state.waiter
+            return (true, state.waiter)
         }
         waiter?.resume(returning: outcome)
+        return given
     }
 
     /// Whether the worker has started on the request.
@@ -60,9 +63,9 @@ final class PendingReply<Value: Sendable>: Sendable {
         let timer = Task(executorPreference: StoreExecutor.shared) { [self] in
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled else { return }
-            if !isStarted { return resolve(.failure(timeoutError(false))) }
+            if !isStarted { return _ = resolve(.failure(timeoutError(false))) }
             try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { resolve(.failure(timeoutError(true))) }
+            if !Task.isCancelled { _ = resolve(.failure(timeoutError(true))) }
         }
         defer { timer.cancel() }
         return try await value()

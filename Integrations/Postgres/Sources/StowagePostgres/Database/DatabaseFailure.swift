@@ -14,18 +14,27 @@ enum DatabaseFailure {
         let timeout: Duration
     }
 
-    /// SQLSTATE classes and codes that a later try may get past: the
-    /// connection failed, the server is shutting down or starting, too many
-    /// connections, a serialization failure or a deadlock.
-    private static let transientStates: Set<String> = ["57P01", "57P02", "57P03", "53300", "40001", "40P01"]
+    /// The SQLSTATE classes that no later try gets past: data exceptions
+    /// (22), integrity constraints (23), syntax errors and access rules such
+    /// as a missing permission (42), program limits such as a key too long
+    /// for the index (54). Every other server error may pass with time: a
+    /// lock or statement timeout, a read-only server during a failover, a
+    /// full disk, a shutdown, a serialization failure or a deadlock.
+    private static let permanentClasses: Set<String> = ["22", "23", "42", "54"]
+
+    /// The error inside a transaction's wrapper, where the cause is.
+    static func unwrapped(_ error: any Error) -> any Error {
+        guard let error = error as? PostgresTransactionError else { return error }
+        return error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError ?? error
+    }
 
     static func isTransient(_ error: any Error) -> Bool {
-        switch error {
+        switch unwrapped(error) {
         case is NoAnswer: return true
         case let error as PSQLError:
             guard error.code == .server else { return true }
             let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("08") || transientStates.contains(state)
+            return !permanentClasses.contains(String(state.prefix(2)))
         case is StorageError: return false
         default: return true
         }
@@ -33,7 +42,7 @@ enum DatabaseFailure {
 
     /// What went wrong, as the end of a sentence.
     static func explanation(of error: any Error) -> String {
-        switch error {
+        switch unwrapped(error) {
         case let error as NoAnswer:
             return "no answer within \(error.timeout)"
         case let error as PSQLError where error.code == .server:
@@ -45,7 +54,10 @@ enum DatabaseFailure {
             return "\(error.code)"
         case let error as StorageError:
             return error.reason
-        default:
+        case is PostgresTransactionError:
+            return "a transaction failed"
+        case let error:
+            // Not a PostgreSQL error (those carry the query): a network or TLS error, which names no secret.
             return "\(error)"
         }
     }

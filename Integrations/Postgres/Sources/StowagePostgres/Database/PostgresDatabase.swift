@@ -24,6 +24,9 @@ struct PostgresDatabase: Sendable {
     /// advisory lock, so processes starting together do not race.
     /// - Throws: `StorageError` when the tables are of a newer version than this release knows.
     func prepareTables() async throws {
+        // A role that may only use tables a DBA made must still open the store: CREATE SCHEMA IF NOT EXISTS
+        // checks the right to create a schema before whether it exists, so look first.
+        if let version = try await installedVersion(), version <= PostgresSchema.currentVersion { return }
         try await client.withTransaction(logger: logger) { connection in
             var lock = PostgresBindings()
             lock.append(schema.setupLockID)
@@ -50,6 +53,22 @@ struct PostgresDatabase: Sendable {
         }
     }
 
+    /// The version recorded in `schema_versions`, or `nil` when the tables are missing.
+    private func installedVersion() async throws -> Int32? {
+        var binds = PostgresBindings()
+        binds.append("\(schema.name).schema_versions")
+        var exists = false
+        for try await found in try await client.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(Bool.self) {
+            exists = found
+        }
+        guard exists else { return nil }
+        var version: Int32?
+        for try await found in try await client.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
+            version = found
+        }
+        return version
+    }
+
     /// Every row of the namespace, removals included, and the rows whose
     /// value is not JSON text (reported by the caller, never applied).
     func loadNamespace() async throws -> (rows: [String: Row], unreadable: [StorageError]) {
@@ -68,7 +87,9 @@ struct PostgresDatabase: Sendable {
 
     /// Writes every key's value (`nil` text: removed) in one statement.
     /// - Returns: each key's new revision.
-    func write(_ batch: [(key: String, text: String?)]) async throws -> [String: Int64] {
+    func write(_ unsorted: [(key: String, text: String?)]) async throws -> [String: Int64] {
+        // In key order, so two processes' batches lock rows in one order and never deadlock each other.
+        let batch = unsorted.sorted { Self.databaseKey($0.key) < Self.databaseKey($1.key) }
         var binds = PostgresBindings()
         binds.append(namespace)
         binds.append(batch.map { Self.databaseKey($0.key) })
@@ -93,13 +114,14 @@ struct PostgresDatabase: Sendable {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 var revisions: [String: Int64] = [:]
-                for item in items {
+                // In key order, so two transactions lock rows in one order.
+                for item in items.sorted(by: { Self.databaseKey($0.key) < Self.databaseKey($1.key) }) {
                     guard let written = try await conditionalWrite(item, on: connection) else { throw Conflict() }
                     revisions.merge(written) { $1 }
                 }
                 return revisions
             }
-        } catch is Conflict {
+        } catch let error as PostgresTransactionError where error.closureError is Conflict {
             return nil
         }
     }

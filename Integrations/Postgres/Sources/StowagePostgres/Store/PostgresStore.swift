@@ -169,12 +169,12 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     }
 
     public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
-        let text = try Self.text(of: value, forKey: key)
+        let text = try text(of: value, forKey: key)
         backing.enqueueWrite(key: key, value: value, text: text)
     }
 
     public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
-        try Self.check(key)
+        try check(key)
         backing.enqueueWrite(key: key, value: nil, text: nil)
     }
 
@@ -183,14 +183,14 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     }
 
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool {
-        try await backing.replace(expected: [key: expected], replacements: [key: (newValue, try newValue.map { try Self.text(of: $0, forKey: key) })])
+        try await backing.replace(expected: [key: expected], replacements: [key: (newValue, try newValue.map { try text(of: $0, forKey: key) })])
     }
 
     public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
         var prepared: [String: (value: StoredValue?, text: String?)] = [:]
         for (key, value) in replacements {
-            try Self.check(key)
-            prepared[key] = (value, try value.map { try Self.text(of: $0, forKey: key) })
+            try check(key)
+            prepared[key] = (value, try value.map { try text(of: $0, forKey: key) })
         }
         let key = replacements.count == 1 ? replacements.keys.first : nil
         return try waitSynchronously(for: description, asyncForm: "try await reference.modifyAndCommit { … }", key: key) { [backing, prepared] () async throws(StorageError) in
@@ -205,8 +205,13 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
 
     // MARK: Values and keys
 
+    /// The most bytes a namespace and a key may take together: the primary
+    /// key's index holds both, and PostgreSQL refuses an index entry over
+    /// 2,704 bytes, which would make the database refuse the write.
+    public static let maximumKeyBytes = 2_600
+
     /// `value` as JSON text, or an error naming the key.
-    static func text(of value: StoredValue, forKey key: String) throws(StorageError) -> String {
+    func text(of value: StoredValue, forKey key: String) throws(StorageError) -> String {
         try check(key)
         do {
             return try value.jsonText()
@@ -215,10 +220,16 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         }
     }
 
-    /// Refuses a key PostgreSQL text can not hold.
-    static func check(_ key: String) throws(StorageError) {
+    /// Refuses a key PostgreSQL text or its index can not hold, before it is queued.
+    func check(_ key: String) throws(StorageError) {
         if key.unicodeScalars.contains("\u{0}") {
             throw StorageError(code: .storeFailure, key: key, reason: "the key contains a NUL character (U+0000), which PostgreSQL text can not hold; nothing was written.")
+        }
+        let bytes = PostgresDatabase.databaseKey(key).utf8.count + namespace.utf8.count
+        if bytes > Self.maximumKeyBytes {
+            throw StorageError(
+                code: .storeFailure, key: String(key.prefix(64)) + "…",
+                reason: "the key and the namespace take \(bytes) bytes of UTF-8, more than the \(Self.maximumKeyBytes) PostgreSQL's index can hold; nothing was written.")
         }
     }
 }

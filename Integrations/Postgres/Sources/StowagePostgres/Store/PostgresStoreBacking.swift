@@ -182,7 +182,7 @@ final class PostgresStoreBacking: Sendable {
                     try await database.prepareTables()
                     return try await database.loadNamespace()
                 }
-                for problem in loaded.unreadable { StorageError.reportingHandler(problem) }
+                for problem in loaded.unreadable { report(problem) }
                 let (changed, waiters) = state.withLock { state in
                     let changed = state.absorb(loaded.rows.mapValues { Optional($0) })
                     state.isReady = true
@@ -227,11 +227,53 @@ final class PostgresStoreBacking: Sendable {
             } catch where DatabaseFailure.isTransient(error) {
                 noteFailure(error, doing: "could not commit \(latest.count) key\(latest.count == 1 ? "" : "s"); they stay queued")
                 await pause(&delay)
+            } catch where latest.count > 1 {
+                // One bad key makes the database refuse the whole statement: commit key by key, so only it is refused.
+                await commitOneByOne(writes, latest: latest)
+                return
             } catch {
                 refuse(writes, keys: latest.keys.sorted(), error: error)
                 return
             }
         }
+    }
+
+    /// Commits a batch the database refused as a whole one key at a time,
+    /// refusing only the keys it refuses on their own.
+    private func commitOneByOne(_ writes: [State.PendingWrite], latest: [String: State.PendingWrite]) async {
+        var refused: [(key: String, error: any Error)] = []
+        var committed: [String: Int64] = [:]
+        for (key, write) in latest.sorted(by: { $0.key < $1.key }) {
+            var delay = options.initialRetryDelay
+            while true {
+                do {
+                    let database = database
+                    let revisions = try await withTimeout(options.operationTimeout) { try await database.write([(key: key, text: write.text)]) }
+                    if let revision = revisions[PostgresDatabase.databaseKey(key)] { committed[key] = revision }
+                    break
+                } catch where DatabaseFailure.isTransient(error) {
+                    noteFailure(error, doing: "could not commit \(key)")
+                    await pause(&delay)
+                } catch {
+                    refused.append((key, error))
+                    break
+                }
+            }
+        }
+        state.withLock { state in
+            for (key, revision) in committed {
+                if let write = latest[key] { state.committed[key] = .init(value: write.value, revision: revision) }
+            }
+        }
+        guard let firstRefusal = refused.first else {
+            let waiters = state.withLock { state in
+                finish(writes, in: &state)
+                return state.settle(through: writes[writes.count - 1].number)
+            }
+            for waiter in waiters { waiter.resolve(.success(())) }
+            return
+        }
+        refuse(writes, keys: refused.map(\.key), error: firstRefusal.error)
     }
 
     /// Takes committed or refused writes off the queue.
@@ -252,16 +294,18 @@ final class PostgresStoreBacking: Sendable {
             reason: "\(name) could not save \(keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"): "
                 + "\(database.explanation(of: error)). The value\(keys.count == 1 ? " was" : "s were") not saved; reads show what the database holds.",
             underlyingError: error)
-        StorageError.reportingHandler(failure)
+        report(failure)
+        let refusedNumbers = writes.filter { keys.contains($0.key) }.map(\.number)
         let (changed, waiters) = state.withLock { state in
             finish(writes, in: &state)
             state.lastError = failure
             let changed = Set(keys.filter { state.exposeCommittedValue(forKey: $0) })
             state.queue.insert(.reload(keys: Set(keys), reply: nil), at: 0)
-            return (changed, state.settle(through: writes[writes.count - 1].number))
+            return (changed, state.settled(through: writes[writes.count - 1].number, failingFrom: refusedNumbers.min()))
         }
         announce(changed)
-        for waiter in waiters { waiter.resolve(.failure(failure)) }
+        for waiter in waiters.succeeded { waiter.resolve(.success(())) }
+        for waiter in waiters.failed { waiter.resolve(.failure(failure)) }
     }
 
     /// Runs a compare-and-swap against the rows' revisions; when a row had
@@ -291,15 +335,18 @@ final class PostgresStoreBacking: Sendable {
             let database = database
             let revisions = try await withTimeout(options.operationTimeout) { try await database.replace(plan) }
             if let revisions {
-                state.withLock { state in
+                let changed = state.withLock { state in
+                    var changed: Set<String> = []
                     for (key, new) in replacement.replacements {
                         if let revision = revisions[key] { state.committed[key] = .init(value: new.value, revision: revision) }
-                        _ = state.exposeCommittedValue(forKey: key)
+                        if state.exposeCommittedValue(forKey: key) { changed.insert(key) }
                     }
                     _ = state.queue.removeFirst()
                     state.connection = .connected
+                    return changed
                 }
-                replacement.reply.resolve(.success(true))
+                // When the caller already gave up waiting, Stowage will not tell the key's references: the store does.
+                if !replacement.reply.resolve(.success(true)) { announce(changed) }
             } else {
                 let fresh = try await withTimeout(options.operationTimeout) { try await database.load(keys: keys) }
                 let changed = absorb(fresh, keys: keys)
@@ -363,7 +410,7 @@ final class PostgresStoreBacking: Sendable {
 
     /// Records rows read again; a key of `keys` (every key held, when `nil`) without a row is absent.
     private func absorb(_ loaded: (rows: [String: PostgresDatabase.Row], unreadable: [StorageError]), keys: Set<String>?) -> Set<String> {
-        for problem in loaded.unreadable { StorageError.reportingHandler(problem) }
+        for problem in loaded.unreadable { report(problem) }
         let unreadable = Set(loaded.unreadable.compactMap(\.key))
         return state.withLock { state in
             var rows: [String: PostgresDatabase.Row?] = loaded.rows.mapValues { Optional($0) }
@@ -390,7 +437,7 @@ final class PostgresStoreBacking: Sendable {
             }
             return state.connection != .unreachable
         }
-        if isNew { StorageError.reportingHandler(failure) }
+        if isNew { report(failure) }
     }
 
     /// Waits `delay` with up to a quarter more at random, and doubles it up to the maximum.
@@ -398,6 +445,12 @@ final class PostgresStoreBacking: Sendable {
         let jitter = delay * Double.random(in: 0...0.25)
         try? await Task.sleep(for: delay + jitter)
         delay = min(delay * 2, options.maximumRetryDelay)
+    }
+
+    /// Reports on the announcements queue, never on the executor's thread,
+    /// which every store's timers share: a handler that blocks holds up no store.
+    private func report(_ error: StorageError) {
+        announcements.async { StorageError.reportingHandler(error) }
     }
 
     private func announce(_ keys: Set<String>) {

@@ -72,9 +72,11 @@ struct PostgresStoreState {
     mutating func absorb(_ rows: [String: CommittedEntry?]) -> Set<String> {
         var changed: Set<String> = []
         for (key, row) in rows {
+            // Taken as it is, even with a lower revision than held: reads and commits run one after
+            // another on the worker, so a row read is never older than one it committed, and a lower
+            // revision means the database's went back (a restored backup, a failover), which the
+            // store must follow or a modify would retry against a revision that no longer exists.
             if let row {
-                // A row older than what this store already holds (a read that raced a commit) is ignored.
-                if let held = committed[key], held.revision > row.revision { continue }
                 committed[key] = row
             } else {
                 committed[key] = nil
@@ -87,6 +89,19 @@ struct PostgresStoreState {
     /// Marks writes up to `number` settled and takes the commit waiters that
     /// were waiting for them.
     mutating func settle(through number: UInt64) -> [PendingReply<Void>] {
+        settled(through: number, failingFrom: nil).succeeded
+    }
+
+    /// As ``settle(through:)``, when writes from `firstRefused` on were
+    /// refused: every waiter whose writes reach that far fails, those
+    /// waiting for later writes too, since the writes they wait for include it.
+    mutating func settled(through number: UInt64, failingFrom firstRefused: UInt64?) -> (succeeded: [PendingReply<Void>], failed: [PendingReply<Void>]) {
+        let failed = firstRefused.map { first in commitWaiters.filter { $0.through >= first }.map(\.reply) } ?? []
+        if let first = firstRefused { commitWaiters.removeAll { $0.through >= first } }
+        return (settleWaiters(through: number), failed)
+    }
+
+    private mutating func settleWaiters(through number: UInt64) -> [PendingReply<Void>] {
         settledThrough = max(settledThrough, number)
         let done = commitWaiters.filter { $0.through <= settledThrough }
         commitWaiters.removeAll { $0.through <= settledThrough }

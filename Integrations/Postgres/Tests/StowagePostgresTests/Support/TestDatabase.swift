@@ -78,6 +78,7 @@ struct TestDatabase: Sendable {
     }
 
     /// Runs `body` with a client of its own, for SQL a test runs beside the store, as an operator would.
+    @discardableResult
     func withClient<Result: Sendable>(_ body: @Sendable (PostgresClient) async throws -> Result) async throws -> Result {
         let client = PostgresClient(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self) { group in

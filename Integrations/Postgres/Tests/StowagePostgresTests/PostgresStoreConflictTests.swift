@@ -1,0 +1,82 @@
+import Foundation
+import StowagePostgres
+import Testing
+
+/// Conflicts and refusals the database decides: a multi-key compare-and-swap
+/// that loses a race, a revision that went back, a write refused among good
+/// ones. Each test keeps its tables in a schema of its own where it changes them.
+struct PostgresStoreConflictTests {
+    /// A migration (a multi-key compare-and-swap) whose cache is stale lost
+    /// the race in the database; that threw a `.timedOut` "unknown outcome"
+    /// error, since the conflict came back wrapped in the transaction's error.
+    /// It must answer "try again", and the migration then converts the newer value.
+    @Test func aMultiKeyCompareAndSwapThatLosesARaceTriesAgain() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let stale = try await database.openStore(namespace: namespace)
+        let other = try await database.openStore(namespace: namespace)
+        try await stale.setAndCommit(1, forKey: "count")
+        try await other.reload()
+        try await other.setAndCommit(2, forKey: "count")
+
+        let outcome = try stale.migrateValue(from: "count", as: Int.self, to: "label", as: String.self) { "count \($0)" }
+        #expect("\(outcome)".contains("migrated"), "\(outcome)")
+        let fresh = try await database.openStore(namespace: namespace)
+        #expect(try fresh.value(forKey: "label", as: String.self) == "count 2")
+        #expect(try fresh.value(forKey: "count", as: Int.self) == nil)
+    }
+
+    /// After the database's revisions went back (a restored backup), a
+    /// modify retried forever against a revision that no longer existed.
+    @Test func aModifyFollowsARevisionThatWentBack() async throws {
+        let database = try TestDatabase.shared()
+        let schema = "restore_\(UUID().uuidString.prefix(8).lowercased())"
+        let store = try await database.openStore(namespace: "n", options: .init(schema: schema))
+        let counter = store.reference(forKey: "counter", as: Int.self)
+        for _ in 0..<5 { try counter.modify { $0 = ($0 ?? 0) + 1 } }
+        try await database.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "ALTER SEQUENCE \(schema).revisions RESTART WITH 1"))
+            try await client.query(PostgresQuery(unsafeSQL: "UPDATE \(schema).entries SET value = '100' WHERE key = 'counter'"))
+        }
+        try counter.modify { $0 = ($0 ?? 0) + 1 }
+        let fresh = try await database.openStore(namespace: "n", options: .init(schema: schema))
+        #expect(try fresh.value(forKey: "counter", as: Int.self) == 101)
+    }
+
+    /// One key the database refuses made it refuse the whole batch, and the
+    /// good keys' writes were dropped; a flush waiting for a later write
+    /// returned as if all were committed.
+    @Test func aRefusedWriteFailsTheFlushAndSparesTheOthers() async throws {
+        let database = try TestDatabase.shared()
+        let schema = "refusal_\(UUID().uuidString.prefix(8).lowercased())"
+        let store = try await database.openStore(namespace: "n", options: .init(schema: schema))
+        try await database.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).entries ADD CONSTRAINT no_forbidden CHECK (key <> 'forbidden')"))
+        }
+        let reports = ReportedErrorsRecorder()
+        try store.set(1, forKey: "fine")
+        try store.set("x", forKey: "forbidden")
+        try store.set(2, forKey: "alsoFine")
+        let error = #expect(throws: StorageError.self) { try store.flush() }
+        #expect(error?.key == "forbidden")
+        #expect(error?.message.contains("no_forbidden") == true, "\(error?.message ?? "")")
+        #expect(try store.value(forKey: "forbidden", as: String.self) == nil, "reads show what the database holds")
+        #expect(reports.all.contains { $0.key == "forbidden" })
+
+        let fresh = try await database.openStore(namespace: "n", options: .init(schema: schema))
+        #expect(try fresh.value(forKey: "fine", as: Int.self) == 1)
+        #expect(try fresh.value(forKey: "alsoFine", as: Int.self) == 2)
+    }
+
+    /// A key too long for the primary key's index is refused when written,
+    /// naming it, instead of making the database refuse a whole batch later.
+    @Test func aKeyTooLongForTheIndexIsRefusedAtOnce() async throws {
+        let database = try TestDatabase.shared()
+        let store = try await database.openStore(namespace: TestDatabase.uniqueNamespace())
+        let key = String(repeating: "k", count: 3_000)
+        let error = #expect(throws: StorageError.self) { try store.set(1, forKey: key) }
+        #expect(error?.key?.hasPrefix("kkkk") == true)
+        #expect(error?.message.contains("2600") == true || error?.message.contains("2,600") == true, "\(error?.message ?? "")")
+        #expect(store.queuedWriteCount == 0)
+    }
+}
