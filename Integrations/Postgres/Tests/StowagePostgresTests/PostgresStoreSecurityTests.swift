@@ -36,8 +36,8 @@ struct PostgresStoreSecurityTests {
         tls.trustRoots = .certificates([])
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: database.user, password: database.password, database: database.database, tls: .require(tls))
-        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(3)))
-        let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(2)) }
+        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(10)))
+        let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(5)) }
         #expect(error?.code == .timedOut)
         #expect(error?.message.contains("could not connect") == true, "\(error?.message ?? "")")
         #expect(error?.message.lowercased().contains("certificate") == true, "\(error?.message ?? "")")
@@ -52,8 +52,8 @@ struct PostgresStoreSecurityTests {
         let wrongPassword = "wrong-\(UUID().uuidString)"
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: database.user, password: wrongPassword, database: database.database, tls: .disable)
-        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(3)))
-        let error = try #require(await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(2)) })
+        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(10)))
+        let error = try #require(await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(5)) })
         #expect(error.message.contains("password authentication failed"), "\(error.message)")
 
         let good = try await database.openStore(namespace: TestDatabase.uniqueNamespace())
