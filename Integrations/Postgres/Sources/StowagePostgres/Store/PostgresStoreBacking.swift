@@ -65,8 +65,9 @@ final class PostgresStoreBacking: Sendable {
         wake.yield()
     }
 
-    /// Queues a compare-and-swap and waits for the worker's answer, at most
-    /// the operation timeout if the worker has not started on it by then.
+    /// Queues a compare-and-swap and waits for the worker's answer: at most
+    /// the operation timeout if the worker has not started on it by then
+    /// (nothing was written), else twice that (the outcome is unknown).
     func replace(expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)]) async throws(StorageError) -> Bool {
         let reply = PendingReply<Bool>()
         state.withLock { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply))) }
