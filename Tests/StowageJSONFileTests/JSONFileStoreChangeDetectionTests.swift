@@ -42,8 +42,9 @@ struct JSONFileStoreChangeDetectionTests {
         let latest = Arrivals<Int?>()
         let editCalls = Counter()
         let token = edits.observe { value in
-            latest.receive(value)
+            // Counted before it is passed on: the loop below ends when the last value arrives, and then reads the count.
             editCalls.increment()
+            latest.receive(value)
         }
         let otherCalls = Counter()
         let otherValues = Arrivals<String?>()
