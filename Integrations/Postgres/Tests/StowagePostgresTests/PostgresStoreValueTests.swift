@@ -146,7 +146,7 @@ struct PostgresStoreValueTests {
         let other = try await reports.recording { try await database.openStore(namespace: namespace) }
         #expect(try other.value(forKey: "good", as: Int.self) == 1)
         #expect(try other.value(forKey: "bad", as: Int.self) == nil)
-        let report = reports.all.first { $0.key == "bad" }
+        let report = await reports.first { $0.key == "bad" && $0.code == .invalidJSON }
         #expect(report?.code == .invalidJSON)
         #expect(report?.message.contains("does not hold JSON text") == true, "\(report?.message ?? "none")")
 
