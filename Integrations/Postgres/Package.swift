@@ -43,6 +43,8 @@ let package = Package(
             dependencies: [
                 "StowagePostgres", "StowagePostgresWorker",
                 .product(name: "StowageTesting", package: "Stowage"),
+                .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "StowageInMemory", package: "Stowage"),
             ]
         ),
 

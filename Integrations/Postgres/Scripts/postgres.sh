@@ -7,6 +7,8 @@
 #   postgres.sh restart DIR     stops it, then starts it again: same port, same data
 #   postgres.sh kill DIR        stops it abruptly (pg_ctl -m immediate), like a crash
 #   postgres.sh resume DIR      starts a stopped or killed server again, same port
+#   postgres.sh psql DIR SQL    runs SQL through psql as the superuser, as an
+#                               operator would, on the database stowage
 #   postgres.sh run -- CMD ...  runs CMD against a server in a temporary folder,
 #                               then stops every server in it and removes it
 #
@@ -29,7 +31,7 @@ subcommand=${1:-}
 password=
 
 usage() {
-    sed -n '2,11s/^# \{0,1\}//p' "$script" >&2
+    sed -n '2,13s/^# \{0,1\}//p' "$script" >&2
     exit "${1:-2}"
 }
 
@@ -401,6 +403,14 @@ cmd_restart() {
     cmd_resume "$1"
 }
 
+# Prints what psql prints, tuples only, unaligned: the tests read it.
+cmd_psql() {
+    (($# == 2)) || usage
+    use_server "$1"
+    server_running || fail "the server in $DIR is not running"
+    as_server "$bin/psql" -X -q -t -A -v ON_ERROR_STOP=1 -h "$DIR" -p "$port" -U postgres -d stowage -c "$2"
+}
+
 # --- run ------------------------------------------------------------------------------
 
 run_dir=
@@ -475,7 +485,7 @@ cmd_run() {
 # --- main --------------------------------------------------------------------------------
 
 case $subcommand in
-start | stop | restart | kill | resume | run)
+start | stop | restart | kill | resume | psql | run)
     shift
     find_postgres
     "cmd_$subcommand" "$@"

@@ -26,7 +26,9 @@ struct PostgresDatabase: Sendable {
     func prepareTables() async throws {
         // A role that may only use tables a DBA made must still open the store: CREATE SCHEMA IF NOT EXISTS
         // checks the right to create a schema before whether it exists, so look first.
-        if let version = try await installedVersion(), version <= PostgresSchema.currentVersion { return }
+        let installed = try await installedVersion()
+        if installed == PostgresSchema.currentVersion { return }
+        if let installed, installed > PostgresSchema.currentVersion { throw newerTables(installed) }
         try await client.withTransaction(logger: logger) { connection in
             var lock = PostgresBindings()
             lock.append(schema.setupLockID)
@@ -38,19 +40,25 @@ struct PostgresDatabase: Sendable {
                 version = found
             }
             switch version {
-            case nil:
-                for statement in schema.createVersion1 {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
             case let version? where version > PostgresSchema.currentVersion:
-                throw StorageError(
-                    code: .migrationFailed,
-                    reason: "the tables in schema \"\(schema.name)\" are at version \(version), newer than the \(PostgresSchema.currentVersion) "
-                        + "this release of StowagePostgres knows; nothing was changed. Update StowagePostgres.")
+                throw newerTables(version)
             default:
-                break
+                // Each version's statements, from the one after the installed one (none: from the first).
+                let upgrades = [(1, schema.createVersion1), (2, schema.createVersion2)].filter { $0.0 > version ?? 0 }
+                for (_, statements) in upgrades {
+                    for statement in statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                }
             }
         }
+    }
+
+    private func newerTables(_ version: Int32) -> StorageError {
+        StorageError(
+            code: .migrationFailed,
+            reason: "the tables in schema \"\(schema.name)\" are at version \(version), newer than the \(PostgresSchema.currentVersion) "
+                + "this release of StowagePostgres knows; nothing was changed. Update StowagePostgres.")
     }
 
     /// The version recorded in `schema_versions`, or `nil` when the tables are missing.

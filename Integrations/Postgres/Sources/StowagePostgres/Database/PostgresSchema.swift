@@ -7,7 +7,7 @@ import Stowage
 /// checked to be a plain lowercase identifier first, and quoted.
 struct PostgresSchema: Sendable {
     /// The version of the tables this release creates and understands.
-    static let currentVersion: Int32 = 1
+    static let currentVersion: Int32 = 2
 
     let name: String
     private let quoted: String
@@ -71,6 +71,50 @@ struct PostgresSchema: Sendable {
             "DROP TRIGGER IF EXISTS stamp_revision ON \(entries)",
             "CREATE TRIGGER stamp_revision BEFORE INSERT OR UPDATE ON \(entries) FOR EACH ROW EXECUTE FUNCTION \(quoted).stamp_revision()",
             "INSERT INTO \(quoted).schema_versions (component, version) VALUES ('entries', 1)",
+        ]
+    }
+
+    /// The channel the tables' trigger notifies of every change, and stores
+    /// listen on: the schema's name, so stores of different schemas in one
+    /// database hear only their own.
+    var channel: String { name }
+
+    /// Version 2: a trigger notifies every change, whoever makes it (a
+    /// store, an operator's `UPDATE` or `DELETE`), on ``channel`` at commit.
+    /// The payload only identifies the change, `{"namespace", "key",
+    /// "revision", "deleted"}`, since a payload is limited to 8,000 bytes;
+    /// where even that is too long, it names the namespace alone, or
+    /// nothing, and listeners read the whole namespace, or every namespace,
+    /// again. A `TRUNCATE` notifies nothing in particular, so every listener
+    /// reads its namespace again.
+    var createVersion2: [String] {
+        [
+            """
+            CREATE OR REPLACE FUNCTION \(quoted).notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                changed record;
+                payload text;
+            BEGIN
+                IF TG_OP = 'TRUNCATE' THEN
+                    PERFORM pg_notify('\(channel)', '{}');
+                    RETURN NULL;
+                END IF;
+                IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+                payload := json_build_object('namespace', changed.namespace, 'key', changed.key, 'revision', changed.revision, 'deleted', TG_OP = 'DELETE')::text;
+                IF octet_length(payload) > 7900 THEN
+                    payload := json_build_object('namespace', changed.namespace)::text;
+                    IF octet_length(payload) > 7900 THEN payload := '{}'; END IF;
+                END IF;
+                PERFORM pg_notify('\(channel)', payload);
+                RETURN NULL;
+            END
+            $$
+            """,
+            "DROP TRIGGER IF EXISTS notify_change ON \(entries)",
+            "CREATE TRIGGER notify_change AFTER INSERT OR UPDATE OR DELETE ON \(entries) FOR EACH ROW EXECUTE FUNCTION \(quoted).notify_change()",
+            "DROP TRIGGER IF EXISTS notify_truncate ON \(entries)",
+            "CREATE TRIGGER notify_truncate AFTER TRUNCATE ON \(entries) FOR EACH STATEMENT EXECUTE FUNCTION \(quoted).notify_change()",
+            "UPDATE \(quoted).schema_versions SET version = 2 WHERE component = 'entries'",
         ]
     }
 

@@ -18,6 +18,19 @@ extension PostgresStore {
         public var maximumBatchSize: Int
         /// How many connections the store's pool may open.
         public var maximumConnections: Int
+        /// Whether the store listens for changes (`LISTEN`), so that every
+        /// change made in the database reaches it as it commits. Turn it off
+        /// only behind a pooler that can not hold a listening session, such
+        /// as PgBouncer in transaction mode: changes made by others then
+        /// arrive with ``resynchronizationInterval`` or ``PostgresStore/reload()``.
+        public var listensForChanges: Bool
+        /// How often the store reads its whole namespace again, as a safety
+        /// net for changes it could have missed; `nil`: never on its own.
+        public var resynchronizationInterval: Duration?
+        /// How often the listening connection is asked a question, so that
+        /// one gone silent without closing (a network that drops packets) is
+        /// found within this and ``operationTimeout``, and replaced.
+        public var heartbeatInterval: Duration
 
         public init(
             schema: String = "stowage",
@@ -25,7 +38,10 @@ extension PostgresStore {
             initialRetryDelay: Duration = .milliseconds(50),
             maximumRetryDelay: Duration = .seconds(5),
             maximumBatchSize: Int = 1_000,
-            maximumConnections: Int = 4
+            maximumConnections: Int = 4,
+            listensForChanges: Bool = true,
+            resynchronizationInterval: Duration? = .seconds(300),
+            heartbeatInterval: Duration = .seconds(5)
         ) {
             self.schema = schema
             self.operationTimeout = operationTimeout
@@ -33,6 +49,9 @@ extension PostgresStore {
             self.maximumRetryDelay = maximumRetryDelay
             self.maximumBatchSize = max(1, maximumBatchSize)
             self.maximumConnections = max(2, maximumConnections)
+            self.listensForChanges = listensForChanges
+            self.resynchronizationInterval = resynchronizationInterval
+            self.heartbeatInterval = heartbeatInterval
         }
     }
 }

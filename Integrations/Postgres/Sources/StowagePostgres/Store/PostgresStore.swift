@@ -53,6 +53,26 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         case unreachable
     }
 
+    /// What a store's connection state and cache are, as ``statusUpdates()`` reports them.
+    public struct Status: Sendable, Equatable, CustomStringConvertible {
+        /// Whether the store reaches its database.
+        public var connection: ConnectionState
+        /// Whether every change made in the database, by anyone, reaches the
+        /// cache as it commits: the store listens for changes and has read
+        /// its namespace in full since it (last) began to. While this is
+        /// false, reads serve the last values the store knew (see ``PostgresStore/cacheAge``).
+        public var receivesChanges: Bool
+
+        public init(connection: ConnectionState, receivesChanges: Bool) {
+            self.connection = connection
+            self.receivesChanges = receivesChanges
+        }
+
+        public var description: String {
+            "\(connection)\(receivesChanges ? ", receiving changes" : ", not receiving changes")"
+        }
+    }
+
     /// The compare-and-swap is the database's, atomic with every write.
     public static let replacesAtomically = true
 
@@ -88,7 +108,18 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let database = PostgresDatabase(client: client, schema: schema, namespace: namespace, logger: logger, attempts: attempts)
         backing = PostgresStoreBacking(database: database, options: options, name: description)
-        backing.start { [weak self] keys in self?.announceChanges(forKeys: keys) }
+        let listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)? = options.listensForChanges
+            ? { subscriber in
+                ChangeListener.subscribe(
+                    identity: "\(endpoint)/\(configuration.database ?? "")/\(configuration.username)/\(schema.channel)",
+                    configuration: configuration, channel: schema.channel,
+                    settings: .init(
+                        heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
+                        initialRetryDelay: options.initialRetryDelay, maximumRetryDelay: options.maximumRetryDelay),
+                    subscriber: subscriber)
+            }
+            : nil
+        backing.start(listeningWith: listen) { [weak self] keys in self?.announceChanges(forKeys: keys) }
     }
 
     /// Opens a store and waits until it has loaded its values.
@@ -115,6 +146,22 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
 
     /// The last failure to reach or write the database, until the next success.
     public var lastError: StorageError? { backing.state.withLock { $0.lastError } }
+
+    /// The store's connection state and whether changes reach it, at once.
+    public var status: Status { backing.state.withLock { $0.status } }
+
+    /// The current ``status``, then each change of it, until the store is released.
+    public func statusUpdates() -> AsyncStream<Status> {
+        backing.statusUpdates()
+    }
+
+    /// How long ago the cache was last known to match the database: zero
+    /// while it receives changes (``Status/receivesChanges``); otherwise the
+    /// time since it stopped receiving them, or since its last full read;
+    /// `nil` before the first load.
+    public var cacheAge: Duration? {
+        backing.state.withLock { $0.cacheAge(now: .now) }
+    }
 
     /// How many writes are queued and not yet committed.
     public var queuedWriteCount: Int { backing.state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) } }

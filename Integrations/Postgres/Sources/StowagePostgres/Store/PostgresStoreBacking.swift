@@ -25,6 +25,11 @@ final class PostgresStoreBacking: Sendable {
     /// Announcements run here, never on the executor, so an observer may call the store's blocking API.
     private let announcements = DispatchQueue(label: "Stowage PostgreSQL announcements")
     private let clientTask = Locked<Task<Void, Never>?>(nil)
+    /// The store's place among the listeners of its database, until it closes.
+    private let subscription = Locked<ChangeListener.Subscription?>(nil)
+    /// Resolved by the listener's first word, so the first load comes after `LISTEN` where it can.
+    private let listenerSettled = PendingReply<Void>()
+    private let resynchronizer = Locked<Task<Void, Never>?>(nil)
 
     init(database: PostgresDatabase, options: PostgresStore.Options, name: String) {
         self.database = database
@@ -33,29 +38,135 @@ final class PostgresStoreBacking: Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Starts the connection pool and the worker; `announce` tells the store's observers.
-    func start(announcingWith announce: @escaping @Sendable (Set<String>) -> Void) {
+    /// Starts the connection pool, the listener and the worker; `announce` tells the store's observers.
+    func start(listeningWith listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)?, announcingWith announce: @escaping @Sendable (Set<String>) -> Void) {
         announcer.withLock { $0 = announce }
         database.attempts.onFailure { [weak self] explanation in
             self?.noteFailure(reason: "could not connect to the database: \(explanation)")
         }
         let client = database.client
         clientTask.withLock { $0 = Task(executorPreference: StoreExecutor.shared) { await client.run() } }
+        if let listen {
+            let subscriber = ChangeListener.Subscriber(
+                listening: { [weak self] in self?.listenerStartedListening() },
+                lost: { [weak self] explanation, reachable in self?.listenerLost(explanation: explanation, reachable: reachable) },
+                notice: { [weak self] notice in self?.received(notice) })
+            subscription.withLock { $0 = listen(subscriber) }
+        } else {
+            listenerSettled.resolve(.success(()))
+        }
+        if let interval = options.resynchronizationInterval {
+            resynchronizer.withLock {
+                $0 = Task(executorPreference: StoreExecutor.shared) { [weak self] in
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        guard !Task.isCancelled, let self else { return }
+                        self.update { $0.resynchronizationRequested = true }
+                        self.wake.yield()
+                    }
+                }
+            }
+        }
         Task(executorPreference: StoreExecutor.shared) { await self.work() }
     }
 
     /// Lets the worker finish what is queued, then stop, with the pool.
     func close() {
-        state.withLock { $0.isClosing = true }
+        let watchers = update { state in
+            state.isClosing = true
+            defer { state.statusWatchers.removeAll() }
+            return state.statusWatchers.values
+        }
+        for watcher in watchers { watcher.finish() }
         announcer.withLock { $0 = nil }
+        subscription.withLock { $0?.cancel() }
+        resynchronizer.withLock { $0?.cancel() }
+        listenerSettled.resolve(.success(()))
         wake.yield()
+    }
+
+    /// Runs `body` on the state under its lock, and tells the status's watchers when it changed.
+    @discardableResult
+    func update<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            let before = state.status
+            let result = body(&state)
+            let after = state.status
+            if after != before {
+                for watcher in state.statusWatchers.values { watcher.yield(after) }
+            }
+            return result
+        }
+    }
+
+    /// The current status, then each change, until the store closes.
+    func statusUpdates() -> AsyncStream<PostgresStore.Status> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PostgresStore.Status.self)
+        let id = update { state in
+            state.nextWatcherID += 1
+            state.statusWatchers[state.nextWatcherID] = continuation
+            continuation.yield(state.status)
+            if state.isClosing { continuation.finish() }
+            return state.nextWatcherID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.statusWatchers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    // MARK: The listener's news
+
+    /// `LISTEN` is in place: changes from now on will be told, so what was
+    /// missed before is read once, in full, unless the first load is still to come.
+    private func listenerStartedListening() {
+        let wakeWorker = update { state -> Bool in
+            state.isListening = true
+            state.listenGeneration += 1
+            if state.connection == .unreachable, state.isReady { state.connection = .connected }
+            guard state.hasStartedLoading else { return false }
+            state.resynchronizationRequested = true
+            return true
+        }
+        listenerSettled.resolve(.success(()))
+        if wakeWorker { wake.yield() }
+    }
+
+    /// The listening connection is gone: changes may be missed from now until it is back and a full read is done.
+    private func listenerLost(explanation: String, reachable: Bool) {
+        update { state in
+            if state.receivesChanges { state.currentAsOf = .now }
+            state.isListening = false
+            state.receivesChanges = false
+        }
+        if !reachable { noteFailure(reason: explanation) }
+        listenerSettled.resolve(.success(()))
+    }
+
+    /// A change was made: reads the key (or the namespace) before the worker's next step, unless the store holds it already.
+    private func received(_ notice: ChangeNotice) {
+        guard notice.concerns(namespace: database.namespace) else { return }
+        let wakeWorker = update { state -> Bool in
+            // The first load, not begun yet, will read it.
+            guard state.hasStartedLoading else { return false }
+            switch notice {
+            case .row(_, let key, let revision, let deleted):
+                // The store's own writes come back as notices; it holds their revision already.
+                if !deleted, let held = state.committed[key]?.revision, held >= revision { return false }
+                state.keysToRefresh.insert(key)
+            case .namespace, .everything:
+                state.resynchronizationRequested = true
+            }
+            return true
+        }
+        if wakeWorker { wake.yield() }
     }
 
     // MARK: Requests from the store
 
     /// Queues a write and shows it to reads at once.
     func enqueueWrite(key: String, value: StoredValue?, text: String?) {
-        state.withLock { state in
+        update { state in
             let write = State.PendingWrite(number: state.nextWriteNumber, key: key, value: value, text: text)
             state.nextWriteNumber += 1
             state.queue.append(.write(write))
@@ -70,7 +181,7 @@ final class PostgresStoreBacking: Sendable {
     /// (nothing was written), else twice that (the outcome is unknown).
     func replace(expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)]) async throws(StorageError) -> Bool {
         let reply = PendingReply<Bool>()
-        state.withLock { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply))) }
+        update { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply))) }
         wake.yield()
         let keys = replacements.keys.sorted()
         return try await reply.value(within: options.operationTimeout) { [self] started in
@@ -84,7 +195,7 @@ final class PostgresStoreBacking: Sendable {
     /// Waits until every write queued before the call is committed.
     func commitQueuedWrites() async throws(StorageError) {
         let reply = PendingReply<Void>()
-        let waiting = state.withLock { state -> Bool in
+        let waiting = update { state -> Bool in
             let through = state.nextWriteNumber - 1
             guard through > state.settledThrough else { return false }
             state.commitWaiters.append((through, reply))
@@ -92,7 +203,7 @@ final class PostgresStoreBacking: Sendable {
         }
         guard waiting else { return }
         try await reply.value(within: options.operationTimeout) { [self] _ in
-            let queued = state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) }
+            let queued = update { $0.queuedWritesPerKey.values.reduce(0, +) }
             return unreachableError(key: nil, doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
         }
     }
@@ -100,7 +211,7 @@ final class PostgresStoreBacking: Sendable {
     /// Waits until the first load is done.
     func ready(timeout: Duration) async throws(StorageError) {
         let reply = PendingReply<Void>()
-        let isReady = state.withLock { state -> Bool in
+        let isReady = update { state -> Bool in
             if state.isReady { return true }
             state.readyWaiters.append(reply)
             return false
@@ -114,7 +225,7 @@ final class PostgresStoreBacking: Sendable {
     /// Reads the whole namespace again and announces what changed.
     func reload() async throws(StorageError) {
         let reply = PendingReply<Void>()
-        state.withLock { $0.queue.append(.reload(keys: nil, reply: reply)) }
+        update { $0.queue.append(.reload(keys: nil, reply: reply)) }
         wake.yield()
         try await reply.value(within: options.operationTimeout) { [self] _ in
             unreachableError(key: nil, doing: "could not reload")
@@ -123,7 +234,7 @@ final class PostgresStoreBacking: Sendable {
 
     /// An error for a caller whose wait ran out, with the last failure's explanation.
     private func unreachableError(key: String?, doing what: String) -> StorageError {
-        let last = state.withLock { $0.lastError }
+        let last = update { $0.lastError }
         let cause = last.map { ": \($0.reason)" }
             ?? database.attempts.lastFailureExplanation.map { ": \($0)" }
             ?? ": the database did not answer in time"
@@ -136,20 +247,36 @@ final class PostgresStoreBacking: Sendable {
         case writes([State.PendingWrite])
         case replace(State.Replacement)
         case reload(keys: Set<String>?, reply: PendingReply<Void>?)
+        /// Not in the queue: a full read after `LISTEN` or on the timer.
+        case resynchronize
+        /// Not in the queue: the keys notices named.
+        case refresh(Set<String>)
     }
 
     private func work() async {
+        // Listen first, then load, so no change falls between the two; a listener that can not connect does not hold the store up.
+        _ = try? await listenerSettled.value(within: options.operationTimeout) { _ in StorageError(code: .timedOut, reason: "") }
         await loadUntilReady()
         for await _ in wakeups {
             while let step = nextStep() { await perform(step) }
-            if state.withLock({ $0.isClosing && $0.queue.isEmpty }) { break }
+            if update({ $0.isClosing && $0.queue.isEmpty }) { break }
         }
         clientTask.withLock { $0?.cancel() }
     }
 
     /// The front of the queue: every write up to the batch size, or one other request.
     private func nextStep() -> Step? {
-        state.withLock { state -> Step? in
+        update { state -> Step? in
+            if state.resynchronizationRequested {
+                state.resynchronizationRequested = false
+                // The full read starts after every notice so far, and covers the keys they named.
+                state.keysToRefresh.removeAll()
+                return .resynchronize
+            }
+            if !state.keysToRefresh.isEmpty {
+                defer { state.keysToRefresh.removeAll() }
+                return .refresh(state.keysToRefresh)
+            }
             guard let first = state.queue.first else { return nil }
             switch first {
             case .replace(let replacement): return .replace(replacement)
@@ -170,13 +297,63 @@ final class PostgresStoreBacking: Sendable {
         case .writes(let writes): await commit(writes)
         case .replace(let replacement): await perform(replacement)
         case .reload(let keys, let reply): await reload(keys: keys, reply: reply)
+        case .resynchronize: await resynchronize()
+        case .refresh(let keys): await refresh(keys)
+        }
+    }
+
+    /// Reads the whole namespace and announces what changed, removals
+    /// included; once it began after the latest `LISTEN`, the cache receives every change.
+    private func resynchronize() async {
+        let (generation, startedAt) = update { ($0.listenGeneration, ContinuousClock.now) }
+        do {
+            let database = database
+            let loaded = try await withTimeout(options.operationTimeout) { try await database.loadNamespace() }
+            let changed = absorb(loaded, keys: nil)
+            update { state in
+                state.currentAsOf = startedAt
+                state.receivesChanges = state.isListening && state.listenGeneration == generation
+                state.connection = .connected
+            }
+            announce(changed)
+        } catch {
+            update { $0.resynchronizationRequested = true }
+            noteFailure(error, doing: "could not read its values again")
+            var delay = options.initialRetryDelay
+            await pause(&delay)
+        }
+    }
+
+    /// Reads the keys notices named and applies each row newer than the one held.
+    private func refresh(_ keys: Set<String>) async {
+        do {
+            let database = database
+            let loaded = try await withTimeout(options.operationTimeout) { try await database.load(keys: keys) }
+            for problem in loaded.unreadable { report(problem) }
+            let unreadable = Set(loaded.unreadable.compactMap(\.key))
+            let changed = update { state in
+                var rows: [String: State.CommittedEntry?] = loaded.rows.mapValues { Optional($0) }
+                for key in keys where loaded.rows[key] == nil && !unreadable.contains(key) { rows[key] = .some(nil) }
+                state.connection = .connected
+                return state.absorbNewer(rows)
+            }
+            announce(changed)
+        } catch {
+            update { $0.keysToRefresh.formUnion(keys) }
+            noteFailure(error, doing: "could not read changed keys")
+            var delay = options.initialRetryDelay
+            await pause(&delay)
         }
     }
 
     /// Creates the tables if need be and loads the namespace, trying again until it works.
     private func loadUntilReady() async {
         var delay = options.initialRetryDelay
-        while !state.withLock({ $0.isClosing }) {
+        while !update({ $0.isClosing }) {
+            let (generation, startedAt) = update { state in
+                state.hasStartedLoading = true
+                return (state.listenGeneration, ContinuousClock.now)
+            }
             do {
                 let database = database
                 let loaded = try await withTimeout(options.operationTimeout) {
@@ -184,10 +361,13 @@ final class PostgresStoreBacking: Sendable {
                     return try await database.loadNamespace()
                 }
                 for problem in loaded.unreadable { report(problem) }
-                let (changed, waiters) = state.withLock { state in
+                let (changed, waiters) = update { state in
                     let changed = state.absorb(loaded.rows.mapValues { Optional($0) })
                     state.isReady = true
                     state.connection = .connected
+                    state.currentAsOf = startedAt
+                    // A `LISTEN` put in place during the load asked for another full read; one in place before it makes this one enough.
+                    state.receivesChanges = state.isListening && state.listenGeneration == generation
                     state.lastError = nil
                     defer { state.readyWaiters.removeAll() }
                     return (changed, state.readyWaiters)
@@ -212,7 +392,7 @@ final class PostgresStoreBacking: Sendable {
             do {
                 let database = database
                 let revisions = try await withTimeout(options.operationTimeout) { try await database.write(batch) }
-                let waiters = state.withLock { state in
+                let waiters = update { state in
                     for (key, write) in latest {
                         if let revision = revisions[PostgresDatabase.databaseKey(key)] {
                             state.committed[key] = .init(value: write.value, revision: revision)
@@ -261,13 +441,13 @@ final class PostgresStoreBacking: Sendable {
                 }
             }
         }
-        state.withLock { state in
+        update { state in
             for (key, revision) in committed {
                 if let write = latest[key] { state.committed[key] = .init(value: write.value, revision: revision) }
             }
         }
         guard let firstRefusal = refused.first else {
-            let waiters = state.withLock { state in
+            let waiters = update { state in
                 finish(writes, in: &state)
                 return state.settle(through: writes[writes.count - 1].number)
             }
@@ -297,7 +477,7 @@ final class PostgresStoreBacking: Sendable {
             underlyingError: error)
         report(failure)
         let refusedNumbers = writes.filter { keys.contains($0.key) }.map(\.number)
-        let (changed, waiters) = state.withLock { state in
+        let (changed, waiters) = update { state in
             finish(writes, in: &state)
             state.lastError = failure
             let changed = Set(keys.filter { state.exposeCommittedValue(forKey: $0) })
@@ -313,10 +493,10 @@ final class PostgresStoreBacking: Sendable {
     /// moved on, reads the keys again so the next try starts from their values.
     private func perform(_ replacement: State.Replacement) async {
         guard replacement.reply.start() else {
-            state.withLock { _ = $0.queue.removeFirst() }
+            update { _ = $0.queue.removeFirst() }
             return
         }
-        let plan = state.withLock { state -> [(key: String, text: String?, expectedRevision: Int64)]? in
+        let plan = update { state -> [(key: String, text: String?, expectedRevision: Int64)]? in
             for (key, value) in replacement.expected where state.committedValue(forKey: key) != value { return nil }
             var items = replacement.replacements.map { key, new in (key: key, text: new.text, expectedRevision: state.committed[key]?.revision ?? 0) }
             // A key that must hold a value but is not replaced is written back as it is, at its revision, so the check covers it.
@@ -327,7 +507,7 @@ final class PostgresStoreBacking: Sendable {
             return items
         }
         guard let plan else {
-            state.withLock { _ = $0.queue.removeFirst() }
+            update { _ = $0.queue.removeFirst() }
             replacement.reply.resolve(.success(false))
             return
         }
@@ -336,7 +516,7 @@ final class PostgresStoreBacking: Sendable {
             let database = database
             let revisions = try await withTimeout(options.operationTimeout) { try await database.replace(plan) }
             if let revisions {
-                let changed = state.withLock { state in
+                let changed = update { state in
                     var changed: Set<String> = []
                     for (key, new) in replacement.replacements {
                         if let revision = revisions[key] { state.committed[key] = .init(value: new.value, revision: revision) }
@@ -351,7 +531,7 @@ final class PostgresStoreBacking: Sendable {
             } else {
                 let fresh = try await withTimeout(options.operationTimeout) { try await database.load(keys: keys) }
                 let changed = absorb(fresh, keys: keys)
-                state.withLock { _ = $0.queue.removeFirst() }
+                update { _ = $0.queue.removeFirst() }
                 announce(changed)
                 // A row that is not JSON can not be compared with; answering `false` would make modify try forever.
                 if let unreadable = fresh.unreadable.first(where: { $0.key.map(keys.contains) == true }) {
@@ -366,7 +546,7 @@ final class PostgresStoreBacking: Sendable {
                 reason: "\(name) could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.sorted().joined(separator: ", "))"): "
                     + "\(database.explanation(of: error)). Whether it was applied is unknown until the store reads the key\(keys.count == 1 ? "" : "s") again, which it does next.",
                 underlyingError: error)
-            state.withLock { state in
+            update { state in
                 _ = state.queue.removeFirst()
                 state.queue.insert(.reload(keys: keys, reply: nil), at: 0)
             }
@@ -378,7 +558,7 @@ final class PostgresStoreBacking: Sendable {
     /// Reads the namespace (or `keys`) again; the store's own rereads try until they succeed.
     private func reload(keys: Set<String>?, reply: PendingReply<Void>?) async {
         if let reply, !reply.start() {
-            state.withLock { _ = $0.queue.removeFirst() }
+            update { _ = $0.queue.removeFirst() }
             return
         }
         var delay = options.initialRetryDelay
@@ -389,7 +569,7 @@ final class PostgresStoreBacking: Sendable {
                     if let keys { try await database.load(keys: keys) } else { try await database.loadNamespace() }
                 }
                 let changed = absorb(loaded, keys: keys)
-                state.withLock { state in
+                update { state in
                     _ = state.queue.removeFirst()
                     state.connection = .connected
                 }
@@ -398,8 +578,8 @@ final class PostgresStoreBacking: Sendable {
                 return
             } catch {
                 noteFailure(error, doing: "could not reload")
-                guard reply == nil, !state.withLock({ $0.isClosing }) else {
-                    state.withLock { _ = $0.queue.removeFirst() }
+                guard reply == nil, !update({ $0.isClosing }) else {
+                    update { _ = $0.queue.removeFirst() }
                     reply?.resolve(.failure(StorageError(
                         code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).", underlyingError: error)))
                     return
@@ -413,7 +593,7 @@ final class PostgresStoreBacking: Sendable {
     private func absorb(_ loaded: (rows: [String: PostgresDatabase.Row], unreadable: [StorageError]), keys: Set<String>?) -> Set<String> {
         for problem in loaded.unreadable { report(problem) }
         let unreadable = Set(loaded.unreadable.compactMap(\.key))
-        return state.withLock { state in
+        return update { state in
             var rows: [String: PostgresDatabase.Row?] = loaded.rows.mapValues { Optional($0) }
             for key in keys ?? Set(state.committed.keys) where loaded.rows[key] == nil && !unreadable.contains(key) {
                 rows[key] = .some(nil)
@@ -431,7 +611,7 @@ final class PostgresStoreBacking: Sendable {
 
     private func noteFailure(reason: String, underlyingError: (any Error)? = nil) {
         let failure = StorageError(code: .storeFailure, reason: "\(name) \(reason).", underlyingError: underlyingError)
-        let isNew = state.withLock { state -> Bool in
+        let isNew = update { state -> Bool in
             defer {
                 state.lastError = failure
                 state.connection = .unreachable

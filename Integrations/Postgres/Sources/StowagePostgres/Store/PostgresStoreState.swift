@@ -52,6 +52,37 @@ struct PostgresStoreState {
     var lastError: StorageError?
     var isClosing = false
 
+    // Pushed changes (see `ChangeListener`).
+
+    /// Whether the shared listener has `LISTEN` in place.
+    var isListening = false
+    /// Counts the listener's (re)connections, so a full read knows whether it began after the latest.
+    var listenGeneration: UInt64 = 0
+    /// Whether the cache is complete and every change reaches it: listening,
+    /// and read in full since `LISTEN` was (last) put in place.
+    var receivesChanges = false
+    /// When the cache was last known to match the database, while it does not receive changes.
+    var currentAsOf: ContinuousClock.Instant?
+    /// Whether the first load has begun: a notice that comes earlier is covered by it.
+    var hasStartedLoading = false
+    /// Keys notices named, for the worker to read before its next step.
+    var keysToRefresh: Set<String> = []
+    /// Whether the worker must read the whole namespace before its next step.
+    var resynchronizationRequested = false
+    /// Those who watch the store's status.
+    var statusWatchers: [UInt64: AsyncStream<PostgresStore.Status>.Continuation] = [:]
+    var nextWatcherID: UInt64 = 0
+
+    var status: PostgresStore.Status {
+        PostgresStore.Status(connection: connection, receivesChanges: receivesChanges)
+    }
+
+    /// How long ago the cache was last known to match the database; zero while it receives changes.
+    func cacheAge(now: ContinuousClock.Instant) -> Duration? {
+        if receivesChanges { return .zero }
+        return currentAsOf.map { now - $0 }
+    }
+
     /// The value a read gives once the queued writes of `key` are done with.
     func committedValue(forKey key: String) -> StoredValue? {
         committed[key]?.value
@@ -81,6 +112,19 @@ struct PostgresStoreState {
             } else {
                 committed[key] = nil
             }
+            if exposeCommittedValue(forKey: key) { changed.insert(key) }
+        }
+        return changed
+    }
+
+    /// Records rows read because a notice named them, each only if it is
+    /// newer than what the store holds (`nil`: the row was deleted).
+    /// - Returns: the keys whose visible value changed.
+    mutating func absorbNewer(_ rows: [String: CommittedEntry?]) -> Set<String> {
+        var changed: Set<String> = []
+        for (key, row) in rows {
+            if let row, let held = committed[key], held.revision >= row.revision { continue }
+            committed[key] = row
             if exposeCommittedValue(forKey: key) { changed.insert(key) }
         }
         return changed

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Logging
 import NIOSSL
+import StowageJSONFile
 import StowagePostgres
 import Testing
 
@@ -118,16 +119,39 @@ struct TestDatabase: Sendable {
         _ = try Self.runScript(script, [command, folder])
     }
 
+    /// Runs `sql` through `psql` as the superuser, as an operator would; what psql prints, tuples only.
+    @discardableResult
+    func psql(_ sql: String) throws -> String {
+        guard let script = ProcessInfo.processInfo.environment["STOWAGE_POSTGRES_SCRIPT"] else {
+            throw TestDatabaseMissing(variable: "STOWAGE_POSTGRES_SCRIPT")
+        }
+        let output = FileManager.default.temporaryDirectory.appending(path: "stowage-psql-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        try Self.runScript(script, ["psql", folder, sql], output: output)
+        return try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Every key of `namespace` the table holds a value for (removals left out), as the test reads it.
+    func tableEntries(namespace: String) async throws -> [String: StoredValue] {
+        try await withClient { client in
+            var entries: [String: StoredValue] = [:]
+            let rows = try await client.query("SELECT key, value FROM stowage.entries WHERE namespace = \(namespace) AND NOT removed")
+            for try await (key, text) in rows.decode((String, String).self) { entries[key] = try StoredValue(jsonText: text) }
+            return entries
+        }
+    }
+
     /// Runs the script to its end, with its output discarded: a server it
     /// starts may hold on to an inherited pipe, whose end would never come.
     /// `posix_spawn` and `waitpid` rather than `Process`, whose wait for a
     /// child never returned here when two tests started scripts at once
     /// (the children were left unreaped).
-    private static func runScript(_ script: String, _ arguments: [String]) throws {
+    /// `output` is a file for its standard output, when it is wanted.
+    private static func runScript(_ script: String, _ arguments: [String], output: String = "/dev/null") throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

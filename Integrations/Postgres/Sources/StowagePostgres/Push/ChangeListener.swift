@@ -1,0 +1,199 @@
+import Logging
+import PostgresNIO
+import Stowage
+
+/// The one connection that listens for changes on a database's channel,
+/// shared by every store that opens the same database, user and schema.
+///
+/// It leases a connection from a pool of its own, sends `LISTEN`, and hands
+/// every notice to each subscribed store. When the connection drops, it
+/// tells the stores (whose caches may now miss changes), and listens again
+/// after a pause that starts short and grows with jitter; the pool itself
+/// reconnects with backoff. A `SELECT 1` every ``heartbeatInterval`` finds a
+/// connection that went silent without closing, and closes it.
+final class ChangeListener: Sendable {
+    /// What a store asks to be told.
+    struct Subscriber: Sendable {
+        /// `LISTEN` is in place (again): changes from now on will be told, so the store reads everything once.
+        let listening: @Sendable () -> Void
+        /// The listening connection is gone; `reachable` is false when no new one could be made.
+        let lost: @Sendable (_ explanation: String, _ reachable: Bool) -> Void
+        let notice: @Sendable (ChangeNotice) -> Void
+    }
+
+    /// Ends a store's subscription; the last one stops the listener.
+    final class Subscription: Sendable {
+        private let listener: ChangeListener
+        private let id: UInt64
+
+        fileprivate init(listener: ChangeListener, id: UInt64) {
+            self.listener = listener
+            self.id = id
+        }
+
+        func cancel() {
+            ChangeListener.unsubscribe(id, from: listener)
+        }
+    }
+
+    struct Settings: Sendable {
+        let heartbeatInterval: Duration
+        let timeout: Duration
+        let initialRetryDelay: Duration
+        let maximumRetryDelay: Duration
+    }
+
+    private struct State {
+        var subscribers: [UInt64: Subscriber] = [:]
+        var nextID: UInt64 = 0
+        var isListening = false
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    /// The running listeners, by database, user and channel.
+    private static let listeners = Locked<[String: ChangeListener]>([:])
+
+    private let identity: String
+    private let channel: String
+    private let client: PostgresClient
+    private let settings: Settings
+    private let logger: Logger
+    private let state = Locked(State())
+
+    private init(identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings) {
+        var configuration = configuration
+        configuration.options.maximumConnections = 1
+        configuration.options.minimumConnections = 0
+        if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "application_name" }) {
+            configuration.options.additionalStartupParameters.append(("application_name", Self.applicationName))
+        }
+        let attempts = ConnectionAttempts()
+        self.identity = identity
+        self.channel = channel
+        self.settings = settings
+        logger = Logger(label: "stowage.postgres.listener") { _ in ConnectionAttemptLogHandler(attempts: attempts) }
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        attempts.onFailure { [weak self] explanation in
+            self?.broadcast { $0.lost("could not connect to listen for changes: \(explanation)", false) }
+        }
+    }
+
+    /// The `application_name` of the listening connection, unless the configuration sets one.
+    static let applicationName = "stowage listener"
+
+    /// Subscribes a store to the listener of `identity`, starting one when there is none.
+    static func subscribe(
+        identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings, subscriber: Subscriber
+    ) -> Subscription {
+        let (listener, id, isListening) = listeners.withLock { listeners in
+            let listener = listeners[identity] ?? {
+                let new = ChangeListener(identity: identity, configuration: configuration, channel: channel, settings: settings)
+                new.start()
+                listeners[identity] = new
+                return new
+            }()
+            let (id, isListening) = listener.state.withLock { state in
+                state.nextID += 1
+                state.subscribers[state.nextID] = subscriber
+                return (state.nextID, state.isListening)
+            }
+            return (listener, id, isListening)
+        }
+        if isListening { subscriber.listening() }
+        return Subscription(listener: listener, id: id)
+    }
+
+    private static func unsubscribe(_ id: UInt64, from listener: ChangeListener) {
+        let tasks = listeners.withLock { listeners -> [Task<Void, Never>] in
+            listener.state.withLock { state in
+                state.subscribers[id] = nil
+                guard state.subscribers.isEmpty else { return [] }
+                if listeners[listener.identity] === listener { listeners[listener.identity] = nil }
+                defer { state.tasks.removeAll() }
+                return state.tasks
+            }
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    private func start() {
+        let client = client
+        let pool = Task(executorPreference: StoreExecutor.shared) { await client.run() }
+        let listening = Task(executorPreference: StoreExecutor.shared) { await self.listen() }
+        state.withLock { $0.tasks = [pool, listening] }
+    }
+
+    /// Listens until cancelled, listening again after each loss.
+    private func listen() async {
+        var delay = settings.initialRetryDelay
+        while !Task.isCancelled {
+            let explanation: String
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notices in
+                        delay = settings.initialRetryDelay
+                        setListening(true)
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { try await self.keepAlive(connection) }
+                            group.addTask {
+                                for try await notice in notices { self.deliver(ChangeNotice(payload: notice.payload)) }
+                                throw ListeningEnded()
+                            }
+                            defer { group.cancelAll() }
+                            try await group.next()
+                        }
+                    }
+                }
+                explanation = "the listening connection ended"
+            } catch is ListeningEnded {
+                explanation = "the listening connection ended"
+            } catch {
+                explanation = "the listening connection failed: \(DatabaseFailure.explanation(of: error))"
+            }
+            setListening(false)
+            guard !Task.isCancelled else { return }
+            broadcast { $0.lost(explanation, true) }
+            let jitter = delay * Double.random(in: 0...0.25)
+            try? await Task.sleep(for: delay + jitter)
+            delay = min(delay * 2, settings.maximumRetryDelay)
+        }
+    }
+
+    private struct ListeningEnded: Error {}
+
+    /// Asks the server something at intervals; a connection that does not
+    /// answer in time is closed, so a silent network can not leave the
+    /// stores believing they hear every change.
+    private func keepAlive(_ connection: PostgresConnection) async throws {
+        let logger = logger
+        while true {
+            try await Task.sleep(for: settings.heartbeatInterval)
+            do {
+                try await withTimeout(settings.timeout) {
+                    for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                }
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        }
+    }
+
+    private func setListening(_ isListening: Bool) {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.isListening = isListening
+            return Array(state.subscribers.values)
+        }
+        if isListening {
+            for subscriber in subscribers { subscriber.listening() }
+        }
+    }
+
+    private func deliver(_ notice: ChangeNotice) {
+        broadcast { $0.notice(notice) }
+    }
+
+    private func broadcast(_ body: (Subscriber) -> Void) {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) { body(subscriber) }
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import StowageFlags
+import StowageInMemory
+import StowageJSONFile
+import StowagePostgres
+import Testing
+
+/// Servers of a fleet, as worker processes on one database: every change,
+/// by a server or by an operator in `psql`, reaches every server's
+/// observers, and none is left with a stale value after its listening
+/// connection drops or the database restarts.
+struct PostgresStoreFleetTests {
+    static let options = PostgresStore.Options(operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(500))
+    static let live = PostgresStore.Status(connection: .connected, receivesChanges: true)
+
+    /// A value a store writes, and one an operator updates, inserts or
+    /// deletes in `psql`, reach the observers of every other server.
+    @Test func aChangeByAnyoneReachesEveryServersObservers() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let servers = [
+            try await FleetServer("a", namespace: namespace, database: database),
+            try await FleetServer("b", namespace: namespace, database: database),
+            try await FleetServer("c", namespace: namespace, database: database),
+        ]
+        for server in servers { try await server.waitForStatus(Self.live) }
+        let store = try await database.openStore(namespace: namespace, options: Self.options)
+        let changes = store.changes
+
+        try await store.setAndCommit("from a store", forKey: "motto")
+        for server in servers { try await server.waitForChange(of: "motto", to: "from a store") }
+
+        try database.psql("UPDATE stowage.entries SET value = '\"from psql\"' WHERE namespace = '\(namespace)' AND key = 'motto'")
+        for server in servers { try await server.waitForChange(of: "motto", to: "from psql") }
+        _ = try await firstElement(of: changes) { _ in (try? store.value(forKey: "motto", as: String.self)) == "from psql" }
+
+        try database.psql("INSERT INTO stowage.entries (namespace, key, value) VALUES ('\(namespace)', 'limit', '25')")
+        for server in servers { try await server.waitForChange(of: "limit", to: 25) }
+
+        try database.psql("DELETE FROM stowage.entries WHERE namespace = '\(namespace)' AND key = 'motto'")
+        for server in servers { try await server.waitForChange(of: "motto", to: nil) }
+        _ = try await firstElement(of: changes) { _ in (try? store.value(forKey: "motto", as: String.self)) == nil }
+        #expect(try store.value(forKey: "limit", as: Int.self) == 25)
+        for server in servers { server.stop() }
+    }
+
+    /// With the listening connections killed and unable to come back, the
+    /// servers miss the changes made meanwhile (a write, a removal, an
+    /// operator's update and delete, a new key), and say so; once they can
+    /// connect again they listen, read everything, announce exactly the
+    /// keys that changed, and hold what the table holds.
+    @Test func changesMadeWhileNobodyListensReachEveryServerOnceItListensAgain() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        let writer = try await database.openStore(namespace: namespace, options: Self.options)
+        for index in 0..<10 { try writer.set("v\(index)", forKey: "key\(index)") }
+        try await writer.commitPendingWrites()
+        let servers = [
+            try await FleetServer("a", namespace: namespace, database: database),
+            try await FleetServer("b", namespace: namespace, database: database),
+        ]
+        for server in servers { try await server.waitForStatus(Self.live) }
+        let writerStatus = writer.statusUpdates()
+
+        // Listening connections can not come back while the role may not log in; the pools keep theirs.
+        try database.psql("ALTER ROLE stowage NOLOGIN")
+        let lostAt = servers.map(\.lineCount)
+        let terminated = try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'stowage listener'")
+        #expect(terminated == "3", "one listener for the test process, one for each server")
+        for (server, start) in zip(servers, lostAt) {
+            try await server.line(after: start) { $0.hasPrefix("status ") && $0.hasSuffix("not receiving changes") }
+        }
+        _ = try await firstElement(of: writerStatus) { !$0.receivesChanges }
+
+        try await writer.setAndCommit("changed", forKey: "key1")
+        try await writer.removeValueAndCommit(forKey: "key2")
+        try database.psql("DELETE FROM stowage.entries WHERE namespace = '\(namespace)' AND key = 'key3'")
+        try database.psql("UPDATE stowage.entries SET value = '\"by the operator\"' WHERE namespace = '\(namespace)' AND key = 'key4'")
+        try await writer.setAndCommit("new", forKey: "key10")
+        for server in servers {
+            let held = try await server.entries()
+            #expect(held["key1"] == "v1" && held["key3"] == "v3" && held["key10"] == nil, "\(server.name) missed the changes: nothing listens")
+        }
+        let age = try #require(writer.cacheAge)
+        #expect(age > .zero)
+        #expect(writer.status.receivesChanges == false)
+
+        let backAt = servers.map(\.lineCount)
+        try database.psql("ALTER ROLE stowage LOGIN")
+        let table = try await database.tableEntries(namespace: namespace)
+        #expect(table.count == 9, "10 keys, 2 removed, 1 new")
+        for (server, start) in zip(servers, backAt) {
+            try await server.waitForStatus(Self.live, after: start)
+            #expect(try await server.entries() == table, "\(server.name) holds what the table holds")
+            #expect(try server.changedKeys(after: start) == ["key1", "key2", "key3", "key4", "key10"], "\(server.name) announced only what changed")
+        }
+        _ = try await firstElement(of: writerStatus) { $0 == Self.live }
+        #expect(writer.cacheAge == .zero)
+        for server in servers { server.stop() }
+    }
+
+    /// A restarted database, and one killed and started again: the servers
+    /// say they are unreachable while it is down, serve the values they
+    /// had, come back on their own, read everything again, and hear changes.
+    @Test func serversFollowTheDatabaseThroughARestartAndACrash() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        try await database.openStore(namespace: namespace).setAndCommit("before", forKey: "motto")
+        let servers = [
+            try await FleetServer("a", namespace: namespace, database: database),
+            try await FleetServer("b", namespace: namespace, database: database),
+        ]
+        for server in servers { try await server.waitForStatus(Self.live) }
+
+        var start = servers.map(\.lineCount)
+        try database.control("restart")
+        for (server, from) in zip(servers, start) {
+            let lost = try await server.line(after: from) { $0.hasPrefix("status ") && $0.hasSuffix("not receiving changes") }.index
+            try await server.waitForStatus(Self.live, after: lost)
+        }
+        try database.psql("UPDATE stowage.entries SET value = '\"after the restart\"' WHERE namespace = '\(namespace)' AND key = 'motto'")
+        for server in servers { try await server.waitForChange(of: "motto", to: "after the restart") }
+
+        start = servers.map(\.lineCount)
+        try database.control("kill")
+        for (server, from) in zip(servers, start) {
+            try await server.waitForStatus(.init(connection: .unreachable, receivesChanges: false), after: from)
+            #expect(try await server.entries()["motto"] == "after the restart", "\(server.name) serves what it had while the database is down")
+        }
+        start = servers.map(\.lineCount)
+        try database.control("resume")
+        for (server, from) in zip(servers, start) {
+            try await server.waitForStatus(Self.live, after: from)
+            let statuses = server.lines.dropFirst(from).filter { $0.hasPrefix("status ") }
+            #expect(statuses.last == "status \(Self.live)")
+        }
+        try database.psql("UPDATE stowage.entries SET value = '\"after the crash\"' WHERE namespace = '\(namespace)' AND key = 'motto'")
+        for server in servers { try await server.waitForChange(of: "motto", to: "after the crash") }
+        for server in servers { server.stop() }
+    }
+
+    /// A thousand changes at once, writes and removals over 300 keys: every
+    /// server ends with the table's values.
+    @Test func aThousandChangesInABurstLeaveEveryServerWithTheTablesValues() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let servers = [
+            try await FleetServer("a", namespace: namespace, database: database),
+            try await FleetServer("b", namespace: namespace, database: database),
+            try await FleetServer("c", namespace: namespace, database: database),
+        ]
+        for server in servers { try await server.waitForStatus(Self.live) }
+        let writer = try await database.openStore(namespace: namespace, options: Self.options)
+        for change in 0..<1_000 {
+            if change % 7 == 3 {
+                try writer.removeValue(forKey: "key\(change % 300)")
+            } else {
+                try writer.set(change, forKey: "key\(change % 300)")
+            }
+            // Commit every so often, so the burst is many transactions, not one.
+            if change % 50 == 49 { try await writer.commitPendingWrites() }
+        }
+        try await writer.setAndCommit("done", forKey: "marker")
+        let table = try await database.tableEntries(namespace: namespace)
+        for server in servers {
+            try await server.waitForChange(of: "marker", to: "done")
+            #expect(try await server.entries() == table, "\(server.name) holds what the table holds")
+        }
+        for server in servers { server.stop() }
+    }
+
+    /// A key too long for a notification to name (its JSON escapes take
+    /// more than 8,000 bytes) is still seen: the notice names its namespace,
+    /// and every server reads the namespace again.
+    @Test func aChangeTooLongToNameInANotificationIsStillSeen() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let server = try await FleetServer("a", namespace: namespace, database: database)
+        try await server.waitForStatus(Self.live)
+        let writer = try await database.openStore(namespace: namespace, options: Self.options)
+        let key = String(repeating: "\u{1}", count: 2_000)
+        try await writer.setAndCommit("long", forKey: key)
+        try await server.waitForChange(of: key, to: "long")
+        server.stop()
+    }
+
+    /// Stores of one process on one database share one listening connection.
+    @Test func storesOfAProcessShareOneListeningConnection() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let stores = [
+            try await database.openStore(namespace: "one", options: Self.options),
+            try await database.openStore(namespace: "two", options: Self.options),
+            try await database.openStore(namespace: "three", options: Self.options),
+        ]
+        for store in stores { _ = try await firstElement(of: store.statusUpdates()) { $0 == Self.live } }
+        #expect(try database.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'stowage listener'") == "1")
+        try await stores[0].setAndCommit(1, forKey: "shared")
+        let observed = stores[1].changes
+        try database.psql("INSERT INTO stowage.entries (namespace, key, value) VALUES ('two', 'shared', '2')")
+        _ = try await firstElement(of: observed) { _ in (try? stores[1].value(forKey: "shared", as: Int.self)) == 2 }
+        #expect(try stores[0].value(forKey: "shared", as: Int.self) == 1, "namespaces stay apart")
+        #expect(try stores[2].value(forKey: "shared", as: Int.self) == nil)
+    }
+
+    struct FleetFlags: FlagContainer {
+        @Flag("Shows the new checkout") var newCheckout = false
+        @Flag("Requests a client may make each second") var rateLimit = 100
+    }
+
+    /// Flags whose remote source is a `PostgresStore`: a flag flipped in the
+    /// database reaches every pole at once, and a local override stays local.
+    @Test func aFlagFlippedInTheDatabaseReachesEveryPoleWhileOverridesStayLocal() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let first = try FlagPole(FleetFlags(), overrides: InMemoryStore(), remote: try await database.openStore(namespace: namespace, options: Self.options))
+        let second = try FlagPole(FleetFlags(), overrides: InMemoryStore(), remote: try await database.openStore(namespace: namespace, options: Self.options))
+        let server = try await FleetServer("a", namespace: namespace, database: database)
+        try await server.waitForStatus(Self.live)
+        let firstChanges = first.changes(\.newCheckout)
+        let secondChanges = second.changes(\.newCheckout)
+
+        try database.psql("INSERT INTO stowage.entries (namespace, key, value) VALUES ('\(namespace)', 'new-checkout', 'true')")
+        #expect(try await firstElement(of: firstChanges) { $0 } == true)
+        #expect(try await firstElement(of: secondChanges) { $0 } == true)
+        try await server.waitForChange(of: "new-checkout", to: true)
+
+        try first.override(\.rateLimit, with: 5)
+        let secondLimits = second.changes(\.rateLimit)
+        try database.psql("INSERT INTO stowage.entries (namespace, key, value) VALUES ('\(namespace)', 'rate-limit', '50')")
+        #expect(try await firstElement(of: secondLimits) { $0 == 50 } == 50)
+        #expect(first.rateLimit == 5, "the local override wins over the fleet's value")
+        #expect(first.state(forKey: "rate-limit")?.origin == .override)
+        try first.removeOverride(\.rateLimit)
+        #expect(first.rateLimit == 50)
+        server.stop()
+    }
+}
