@@ -48,10 +48,14 @@ let package = Package(
             ]
         ),
 
-        // The code of Guides/PostgresStore.md, compiled so the guide can not drift from the API.
+        // The code of Guides/PostgresStore.md and Guides/Fleet.md, compiled so the guides can not drift from the API.
         .target(
             name: "StowagePostgresGuide",
-            dependencies: ["StowagePostgres", .product(name: "NIOSSL", package: "swift-nio-ssl")],
+            dependencies: [
+                "StowagePostgres", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "StowageEnvironment", package: "Stowage"), .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "StowageInMemory", package: "Stowage"),
+            ],
             path: "Guides/StowagePostgresGuide",
             plugins: ["GuideCode"]
         ),

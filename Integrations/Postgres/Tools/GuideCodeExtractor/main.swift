@@ -4,8 +4,8 @@
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: GuideCodeExtractor GUIDE.md OUTPUT.swift\n".utf8))
+guard arguments.count == 4 else {
+    FileHandle.standardError.write(Data("usage: GuideCodeExtractor GUIDE.md OUTPUT.swift FUNCTION\n".utf8))
     exit(2)
 }
 let guide = try String(contentsOfFile: arguments[1], encoding: .utf8)
@@ -30,7 +30,7 @@ let source = """
     \(Set(imports).sorted().joined(separator: "\n"))
 
     /// Every block of the guide, in order.
-    func runGuideCode() async throws {
+    func \(arguments[3])() async throws {
     \(bodies.joined(separator: "\n\n"))
     }
 

@@ -13,6 +13,14 @@ import StowageJSONFile
 /// ``connect(configuration:namespace:options:timeout:)``, to start from the
 /// database's values.
 ///
+/// **Changes made elsewhere** (another store, an operator's `UPDATE` in
+/// `psql`) reach the cache and the keys' observers within milliseconds: a
+/// trigger notifies every change, and the store, listening on a connection
+/// its process's stores of the database share, reads the rows named. After
+/// the listening connection drops, the store listens again, reads its
+/// namespace in full, and announces the keys that changed. ``status`` and
+/// ``cacheAge`` say whether changes reach it and how old its cache may be.
+///
 /// **Writes** (`set`, a wrapper's setter, `removeValue`) are written
 /// behind: the cache takes the value at once, and the store's worker commits
 /// queued writes in order, a run of them in one statement. A write is

@@ -123,7 +123,10 @@ final class PostgresStoreBacking: Sendable {
         let wakeWorker = update { state -> Bool in
             state.isListening = true
             state.listenGeneration += 1
-            if state.connection == .unreachable, state.isReady { state.connection = .connected }
+            if state.connection == .unreachable, state.isReady {
+                state.connection = .connected
+                state.lastError = nil
+            }
             guard state.hasStartedLoading else { return false }
             state.resynchronizationRequested = true
             return true
@@ -314,6 +317,7 @@ final class PostgresStoreBacking: Sendable {
                 state.currentAsOf = startedAt
                 state.receivesChanges = state.isListening && state.listenGeneration == generation
                 state.connection = .connected
+                state.lastError = nil
             }
             announce(changed)
         } catch {
