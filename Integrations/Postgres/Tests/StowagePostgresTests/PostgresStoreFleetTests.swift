@@ -66,7 +66,7 @@ struct PostgresStoreFleetTests {
         // Listening connections can not come back while the role may not log in; the pools keep theirs.
         try database.psql("ALTER ROLE stowage NOLOGIN")
         let lostAt = servers.map(\.lineCount)
-        let terminated = try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'stowage listener'")
+        let terminated = try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE '%listener'")
         #expect(terminated == "3", "one listener for the test process, one for each server")
         for (server, start) in zip(servers, lostAt) {
             try await server.line(after: start) { $0.hasPrefix("status ") && $0.hasSuffix("not receiving changes") }
@@ -139,6 +139,72 @@ struct PostgresStoreFleetTests {
         try database.psql("UPDATE stowage.entries SET value = '\"after the crash\"' WHERE namespace = '\(namespace)' AND key = 'motto'")
         for server in servers { try await server.waitForChange(of: "motto", to: "after the crash") }
         for server in servers { server.stop() }
+    }
+
+    /// Listening connections killed again and again while a store keeps
+    /// writing and removing: afterwards every server holds what the table
+    /// holds, and the removed keys are gone everywhere.
+    @Test func listenersKilledWhileWritesContinueLeaveNoStaleValue() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let servers = [
+            try await FleetServer("a", namespace: namespace, database: database),
+            try await FleetServer("b", namespace: namespace, database: database),
+        ]
+        for server in servers { try await server.waitForStatus(Self.live) }
+        let writer = try await database.openStore(namespace: namespace, options: Self.options)
+        let listeners = servers.map { "'\($0.applicationName) listener'" }.joined(separator: ", ")
+        var removed: Set<String> = []
+        for round in 0..<5 {
+            let start = servers.map(\.lineCount)
+            let terminated = try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name IN (\(listeners))")
+            #expect(terminated == "2")
+            // Writes go on while the servers listen again and read everything.
+            for index in 0..<40 {
+                let key = "key\(index)"
+                if (index + round) % 5 == 0 {
+                    try writer.removeValue(forKey: key)
+                    removed.insert(key)
+                } else {
+                    try writer.set("round \(round)", forKey: key)
+                    removed.remove(key)
+                }
+                if index % 10 == 9 { try await writer.commitPendingWrites() }
+            }
+            for (server, from) in zip(servers, start) {
+                let lost = try await server.line(after: from) { $0.hasPrefix("status ") && $0.hasSuffix("not receiving changes") }.index
+                try await server.waitForStatus(Self.live, after: lost)
+            }
+        }
+        try await writer.setAndCommit("done", forKey: "marker")
+        let table = try await database.tableEntries(namespace: namespace)
+        #expect(!removed.isEmpty && removed.allSatisfy { table[$0] == nil })
+        for server in servers {
+            try await server.waitForChange(of: "marker", to: "done")
+            #expect(try await server.entries() == table, "\(server.name) holds what the table holds")
+        }
+        for server in servers { server.stop() }
+    }
+
+    /// A listening connection that goes silent without closing (its server
+    /// process stopped, as behind a network that drops packets) is found by
+    /// the heartbeat and replaced, and changes reach the server again.
+    @Test func aSilentListeningConnectionIsFoundAndReplaced() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let server = try await FleetServer("a", namespace: namespace, database: database)
+        try await server.waitForStatus(Self.live)
+        let pid = try database.psql("SELECT pid FROM pg_stat_activity WHERE application_name = '\(server.applicationName) listener'")
+        let backend = try #require(pid_t(pid), "one listening connection: \(pid)")
+        let start = server.lineCount
+        #expect(kill(backend, SIGSTOP) == 0)
+        defer { kill(backend, SIGCONT) }
+        // The worker asks every second and waits 5 s for an answer.
+        let lost = try await server.line(after: start, within: .seconds(30)) { $0.hasPrefix("status ") && $0.hasSuffix("not receiving changes") }.index
+        try await server.waitForStatus(Self.live, after: lost)
+        try database.psql("INSERT INTO stowage.entries (namespace, key, value) VALUES ('\(namespace)', 'motto', '\"heard again\"')")
+        try await server.waitForChange(of: "motto", to: "heard again")
+        server.stop()
     }
 
     /// A thousand changes at once, writes and removals over 300 keys: every

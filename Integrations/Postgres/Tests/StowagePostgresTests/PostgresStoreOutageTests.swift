@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import StowagePostgres
 import Testing
@@ -61,6 +64,28 @@ struct PostgresStoreOutageTests {
         try server.control("resume")
         try await store.ready(timeout: .seconds(30))
         #expect(try store.value(forKey: "motto", as: String.self) == "stored")
+    }
+
+    /// A connection that goes silent mid-statement (its server process
+    /// frozen, as behind a network that drops packets) holds nothing up for
+    /// long: at the operation timeout the store closes it, and commits its
+    /// writes on a new one.
+    @Test func aWriteOnAConnectionGoneSilentIsCommittedOnANewOne() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let name = "silent-\(UUID().uuidString.prefix(8).lowercased())"
+        var configuration = database.configuration
+        configuration.options.additionalStartupParameters = [("application_name", name)]
+        let store = try await PostgresStore.connect(configuration: configuration, namespace: namespace, options: Self.options)
+        try await store.setAndCommit("before", forKey: "motto")
+
+        let pids = try database.psql("SELECT pid FROM pg_stat_activity WHERE application_name = '\(name)'").split(separator: "\n").compactMap { pid_t($0) }
+        #expect(!pids.isEmpty)
+        for pid in pids { #expect(kill(pid, SIGSTOP) == 0) }
+        defer { for pid in pids { kill(pid, SIGCONT) } }
+        try store.set("after", forKey: "motto")
+        try await commitOnceBack(store)
+        #expect(try await database.tableEntries(namespace: namespace)["motto"] == "after")
     }
 
     /// Waits for the queued writes, trying again while the server is still starting; each try waits for the real commit.

@@ -13,22 +13,28 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3 || (arguments.count == 2 && arguments[0] == "serve") else {
-    fail("usage: StowagePostgresWorker increment|write|read <namespace> <key> [count|value], or serve <namespace>")
+guard arguments.count >= 3 else {
+    fail("usage: StowagePostgresWorker increment|write|read <namespace> <key> [count|value], or serve <namespace> <name>")
 }
 let environment = ProcessInfo.processInfo.environment
 guard let host = environment["STOWAGE_POSTGRES_HOST"], let port = environment["STOWAGE_POSTGRES_PORT"].flatMap(Int.init),
     let user = environment["STOWAGE_POSTGRES_USER"], let password = environment["STOWAGE_POSTGRES_PASSWORD"],
     let database = environment["STOWAGE_POSTGRES_DATABASE"]
 else { fail("the STOWAGE_POSTGRES_* variables are not set") }
-let configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
 let (command, namespace) = (arguments[0], arguments[1])
-let key = arguments.count > 2 ? arguments[2] : ""
+let key = arguments[2]
+if command == "serve" {
+    // A server's name, so a test can find its connections: its listener is "fleet-<name> listener".
+    configuration.options.additionalStartupParameters = [("application_name", "fleet-\(key)")]
+}
 
 do {
     let store = try PostgresStore(
         configuration: configuration, namespace: namespace,
-        options: .init(operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(500)))
+        options: .init(
+            operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(500),
+            heartbeatInterval: .seconds(1)))
     try store.waitUntilReady(timeout: .seconds(30))
     switch command {
     case "serve":
@@ -53,7 +59,7 @@ do {
     fail("\(error)")
 }
 
-/// `serve <namespace>`: a server of the fleet, driven through its standard
+/// `serve <namespace> <name>`: a server of the fleet, driven through its standard
 /// input and output, one line each. It prints `ready`, then, as they
 /// happen, `change <key as JSON> <value as JSON, or absent>` for each change
 /// its observer sees and `status <status>` for each status change. It

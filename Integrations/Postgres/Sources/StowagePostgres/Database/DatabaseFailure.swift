@@ -62,19 +62,3 @@ enum DatabaseFailure {
         }
     }
 }
-
-/// Runs `body`, or throws `DatabaseFailure.NoAnswer` after `timeout`,
-/// cancelling `body` (a wait for a pooled connection ends at once; a sent
-/// statement ends with the server's answer or the connection).
-func withTimeout<Value: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
-    try await withThrowingTaskGroup(of: Value.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw DatabaseFailure.NoAnswer(timeout: timeout)
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DatabaseFailure.NoAnswer(timeout: timeout) }
-        return first
-    }
-}

@@ -20,16 +20,51 @@ struct PostgresDatabase: Sendable {
 
     typealias Row = PostgresStoreState.CommittedEntry
 
+    /// Runs `body` on a connection of the store's pool, or throws
+    /// `DatabaseFailure.NoAnswer` after `timeout` without waiting for it.
+    ///
+    /// A statement sent on a connection that went silent (a network that
+    /// drops packets, a frozen server) never ends on its own, and a task
+    /// waiting for it can not be cancelled: so at the deadline the
+    /// connection is closed, which ends the statement (rolled back unless it
+    /// had committed) and makes the pool open a new one.
+    func withConnection<Value: Sendable>(
+        within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let outcome = FirstOutcome<Value>()
+        let leased = Locked<PostgresConnection?>(nil)
+        let client = client
+        let work = Task(executorPreference: StoreExecutor.shared) {
+            do {
+                let value = try await client.withConnection { connection in
+                    leased.withLock { $0 = connection }
+                    return try await body(connection)
+                }
+                outcome.give(.success(value))
+            } catch {
+                outcome.give(.failure(error))
+            }
+        }
+        let timer = Task(executorPreference: StoreExecutor.shared) {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled, outcome.give(.failure(DatabaseFailure.NoAnswer(timeout: timeout))) else { return }
+            work.cancel()
+            if let connection = leased.withLock({ $0 }) { try? await connection.close() }
+        }
+        defer { timer.cancel() }
+        return try await outcome.value()
+    }
+
     /// Creates the schema and tables when missing, under a transaction-wide
     /// advisory lock, so processes starting together do not race.
     /// - Throws: `StorageError` when the tables are of a newer version than this release knows.
-    func prepareTables() async throws {
+    func prepareTables(on connection: PostgresConnection) async throws {
         // A role that may only use tables a DBA made must still open the store: CREATE SCHEMA IF NOT EXISTS
         // checks the right to create a schema before whether it exists, so look first.
-        let installed = try await installedVersion()
+        let installed = try await installedVersion(on: connection)
         if installed == PostgresSchema.currentVersion { return }
         if let installed, installed > PostgresSchema.currentVersion { throw newerTables(installed) }
-        try await client.withTransaction(logger: logger) { connection in
+        try await connection.withTransaction(logger: logger) { connection in
             var lock = PostgresBindings()
             lock.append(schema.setupLockID)
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger)
@@ -62,16 +97,16 @@ struct PostgresDatabase: Sendable {
     }
 
     /// The version recorded in `schema_versions`, or `nil` when the tables are missing.
-    private func installedVersion() async throws -> Int32? {
+    private func installedVersion(on connection: PostgresConnection) async throws -> Int32? {
         var binds = PostgresBindings()
         binds.append("\(schema.name).schema_versions")
         var exists = false
-        for try await found in try await client.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(Bool.self) {
+        for try await found in try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(Bool.self) {
             exists = found
         }
         guard exists else { return nil }
         var version: Int32?
-        for try await found in try await client.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
+        for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
             version = found
         }
         return version
@@ -79,23 +114,23 @@ struct PostgresDatabase: Sendable {
 
     /// Every row of the namespace, removals included, and the rows whose
     /// value is not JSON text (reported by the caller, never applied).
-    func loadNamespace() async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+    func loadNamespace(on connection: PostgresConnection) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
         var binds = PostgresBindings()
         binds.append(namespace)
-        return try await decodeRows(client.query(PostgresQuery(unsafeSQL: schema.selectNamespace, binds: binds), logger: logger))
+        return try await decodeRows(connection.query(PostgresQuery(unsafeSQL: schema.selectNamespace, binds: binds), logger: logger))
     }
 
     /// The rows of `keys`; a key without a row is absent from the result.
-    func load(keys: some Collection<String>) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+    func load(keys: some Collection<String>, on connection: PostgresConnection) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
         var binds = PostgresBindings()
         binds.append(namespace)
         binds.append(keys.map(Self.databaseKey))
-        return try await decodeRows(client.query(PostgresQuery(unsafeSQL: schema.selectKeys, binds: binds), logger: logger))
+        return try await decodeRows(connection.query(PostgresQuery(unsafeSQL: schema.selectKeys, binds: binds), logger: logger))
     }
 
     /// Writes every key's value (`nil` text: removed) in one statement.
     /// - Returns: each key's new revision.
-    func write(_ unsorted: [(key: String, text: String?)]) async throws -> [String: Int64] {
+    func write(_ unsorted: [(key: String, text: String?)], on connection: PostgresConnection) async throws -> [String: Int64] {
         // In key order, so two processes' batches lock rows in one order and never deadlock each other.
         let batch = unsorted.sorted { Self.databaseKey($0.key) < Self.databaseKey($1.key) }
         var binds = PostgresBindings()
@@ -104,7 +139,7 @@ struct PostgresDatabase: Sendable {
         binds.append(batch.map { $0.text ?? "" })
         binds.append(batch.map { $0.text == nil })
         var revisions: [String: Int64] = [:]
-        let rows = try await client.query(PostgresQuery(unsafeSQL: schema.upsertBatch, binds: binds), logger: logger)
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.upsertBatch, binds: binds), logger: logger)
         for try await (key, revision) in rows.decode((String, Int64).self) {
             revisions[key] = revision
         }
@@ -115,12 +150,12 @@ struct PostgresDatabase: Sendable {
     /// the revision given (0: no row), all or nothing. One key is one
     /// statement; several run in one transaction.
     /// - Returns: each key's new revision, or `nil` when a row had moved on and nothing was written.
-    func replace(_ items: [(key: String, text: String?, expectedRevision: Int64)]) async throws -> [String: Int64]? {
+    func replace(_ items: [(key: String, text: String?, expectedRevision: Int64)], on connection: PostgresConnection) async throws -> [String: Int64]? {
         if items.count == 1 {
-            return try await conditionalWrite(items[0], on: nil)
+            return try await conditionalWrite(items[0], on: connection)
         }
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await connection.withTransaction(logger: logger) { connection in
                 var revisions: [String: Int64] = [:]
                 // In key order, so two transactions lock rows in one order.
                 for item in items.sorted(by: { Self.databaseKey($0.key) < Self.databaseKey($1.key) }) {
@@ -137,7 +172,7 @@ struct PostgresDatabase: Sendable {
     /// Thrown inside the transaction to roll it back when one key had moved on.
     private struct Conflict: Error {}
 
-    private func conditionalWrite(_ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection?) async throws -> [String: Int64]? {
+    private func conditionalWrite(_ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection) async throws -> [String: Int64]? {
         var binds = PostgresBindings()
         binds.append(namespace)
         binds.append(Self.databaseKey(item.key))
@@ -150,7 +185,7 @@ struct PostgresDatabase: Sendable {
             sql = schema.updateIfRevision
         }
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
-        let rows = if let connection { try await connection.query(query, logger: logger) } else { try await client.query(query, logger: logger) }
+        let rows = try await connection.query(query, logger: logger)
         var revision: Int64?
         for try await found in rows.decode(Int64.self) { revision = found }
         return revision.map { [item.key: $0] }

@@ -64,9 +64,11 @@ final class ChangeListener: Sendable {
         var configuration = configuration
         configuration.options.maximumConnections = 1
         configuration.options.minimumConnections = 0
-        if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "application_name" }) {
-            configuration.options.additionalStartupParameters.append(("application_name", Self.applicationName))
-        }
+        // Named so an operator can tell it in pg_stat_activity: "<the application's name> listener".
+        let parameters = configuration.options.additionalStartupParameters
+        let application = parameters.last(where: { $0.0 == "application_name" })?.1
+        configuration.options.additionalStartupParameters = parameters.filter { $0.0 != "application_name" }
+            + [("application_name", application.map { "\($0) listener" } ?? Self.applicationName)]
         let attempts = ConnectionAttempts()
         self.identity = identity
         self.channel = channel
@@ -78,7 +80,8 @@ final class ChangeListener: Sendable {
         }
     }
 
-    /// The `application_name` of the listening connection, unless the configuration sets one.
+    /// The `application_name` of the listening connection when the
+    /// configuration sets none; otherwise it is the configuration's followed by " listener".
     static let applicationName = "stowage listener"
 
     /// Subscribes a store to the listener of `identity`, starting one when there is none.
@@ -165,14 +168,28 @@ final class ChangeListener: Sendable {
     /// answer in time is closed, so a silent network can not leave the
     /// stores believing they hear every change.
     private func keepAlive(_ connection: PostgresConnection) async throws {
-        let logger = logger
+        let (logger, timeout) = (logger, settings.timeout)
         while true {
             try await Task.sleep(for: settings.heartbeatInterval)
-            do {
-                try await withTimeout(settings.timeout) {
+            // A question on a silent connection never ends, and can not be cancelled: race it with a deadline.
+            let answer = FirstOutcome<Void>()
+            Task(executorPreference: StoreExecutor.shared) {
+                do {
                     for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                    answer.give(.success(()))
+                } catch {
+                    answer.give(.failure(error))
                 }
+            }
+            let deadline = Task(executorPreference: StoreExecutor.shared) {
+                try? await Task.sleep(for: timeout)
+                answer.give(.failure(DatabaseFailure.NoAnswer(timeout: timeout)))
+            }
+            defer { deadline.cancel() }
+            do {
+                try await answer.value()
             } catch {
+                // Closing it ends the question, and the listening, with an error.
                 try? await connection.close()
                 throw error
             }

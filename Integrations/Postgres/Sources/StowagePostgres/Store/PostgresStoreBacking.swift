@@ -311,7 +311,7 @@ final class PostgresStoreBacking: Sendable {
         let (generation, startedAt) = update { ($0.listenGeneration, ContinuousClock.now) }
         do {
             let database = database
-            let loaded = try await withTimeout(options.operationTimeout) { try await database.loadNamespace() }
+            let loaded = try await database.withConnection(within: options.operationTimeout) { try await database.loadNamespace(on: $0) }
             let changed = absorb(loaded, keys: nil)
             update { state in
                 state.currentAsOf = startedAt
@@ -332,7 +332,7 @@ final class PostgresStoreBacking: Sendable {
     private func refresh(_ keys: Set<String>) async {
         do {
             let database = database
-            let loaded = try await withTimeout(options.operationTimeout) { try await database.load(keys: keys) }
+            let loaded = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
             for problem in loaded.unreadable { report(problem) }
             let unreadable = Set(loaded.unreadable.compactMap(\.key))
             let changed = update { state in
@@ -360,9 +360,9 @@ final class PostgresStoreBacking: Sendable {
             }
             do {
                 let database = database
-                let loaded = try await withTimeout(options.operationTimeout) {
-                    try await database.prepareTables()
-                    return try await database.loadNamespace()
+                let loaded = try await database.withConnection(within: options.operationTimeout) { connection in
+                    try await database.prepareTables(on: connection)
+                    return try await database.loadNamespace(on: connection)
                 }
                 for problem in loaded.unreadable { report(problem) }
                 let (changed, waiters) = update { state in
@@ -395,7 +395,7 @@ final class PostgresStoreBacking: Sendable {
         while true {
             do {
                 let database = database
-                let revisions = try await withTimeout(options.operationTimeout) { try await database.write(batch) }
+                let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.write(batch, on: $0) }
                 let waiters = update { state in
                     for (key, write) in latest {
                         if let revision = revisions[PostgresDatabase.databaseKey(key)] {
@@ -433,7 +433,7 @@ final class PostgresStoreBacking: Sendable {
             while true {
                 do {
                     let database = database
-                    let revisions = try await withTimeout(options.operationTimeout) { try await database.write([(key: key, text: write.text)]) }
+                    let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.write([(key: key, text: write.text)], on: $0) }
                     if let revision = revisions[PostgresDatabase.databaseKey(key)] { committed[key] = revision }
                     break
                 } catch where DatabaseFailure.isTransient(error) {
@@ -518,7 +518,7 @@ final class PostgresStoreBacking: Sendable {
         let keys = Set(plan.map(\.key))
         do {
             let database = database
-            let revisions = try await withTimeout(options.operationTimeout) { try await database.replace(plan) }
+            let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.replace(plan, on: $0) }
             if let revisions {
                 let changed = update { state in
                     var changed: Set<String> = []
@@ -533,7 +533,7 @@ final class PostgresStoreBacking: Sendable {
                 // When the caller already gave up waiting, Stowage will not tell the key's references: the store does.
                 if !replacement.reply.resolve(.success(true)) { announce(changed) }
             } else {
-                let fresh = try await withTimeout(options.operationTimeout) { try await database.load(keys: keys) }
+                let fresh = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
                 let changed = absorb(fresh, keys: keys)
                 update { _ = $0.queue.removeFirst() }
                 announce(changed)
@@ -569,8 +569,8 @@ final class PostgresStoreBacking: Sendable {
         while true {
             do {
                 let database = database
-                let loaded = try await withTimeout(options.operationTimeout) {
-                    if let keys { try await database.load(keys: keys) } else { try await database.loadNamespace() }
+                let loaded = try await database.withConnection(within: options.operationTimeout) { connection in
+                    if let keys { try await database.load(keys: keys, on: connection) } else { try await database.loadNamespace(on: connection) }
                 }
                 let changed = absorb(loaded, keys: keys)
                 update { state in

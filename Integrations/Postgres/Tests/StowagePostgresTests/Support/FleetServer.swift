@@ -15,6 +15,8 @@ final class FleetServer: Sendable {
     }
 
     let name: String
+    /// Its connections' `application_name`; its listener's is this followed by " listener".
+    let applicationName: String
     private let process: Process
     private let input: FileHandle
     private let state = Locked(State())
@@ -22,9 +24,11 @@ final class FleetServer: Sendable {
     /// Starts a worker on `namespace` and waits until it has loaded.
     init(_ name: String, namespace: String, database: TestDatabase) async throws {
         self.name = name
+        let unique = "\(name)-\(UUID().uuidString.prefix(8).lowercased())"
+        applicationName = "fleet-\(unique)"
         let process = Process()
         process.executableURL = Worker.executable
-        process.arguments = ["serve", namespace]
+        process.arguments = ["serve", namespace, unique]
         process.environment = ProcessInfo.processInfo.environment.merging(database.environment) { $1 }
         let output = Pipe()
         let input = Pipe()
