@@ -7,24 +7,33 @@ import Testing
 /// test server with the certificate the script made.
 struct PostgresStoreSecurityTests {
     /// The store talks TLS when configured to, verifying the server's
-    /// certificate: the server's own view of the store's connections says so.
+    /// certificate: the server's own view of the store's connections says so,
+    /// its listening connection included, though stores of this process
+    /// without TLS listen on the same database.
     @Test func aStoreConnectsOverVerifiedTLS() async throws {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
         let applicationName = "stowage-tls-\(UUID().uuidString.prefix(8))"
         var configuration = try database.tlsConfiguration()
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        let plain = try await database.openStore(namespace: namespace)  // listens first, without TLS
         let store = try await PostgresStore.connect(configuration: configuration, namespace: namespace, timeout: .seconds(30))
         try await store.setAndCommit("over TLS", forKey: "channel")
 
+        let listenerName = "\(applicationName) listener"
         let encrypted = try await database.withClient { client in
-            var found: [Bool] = []
-            let query: PostgresQuery = "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.application_name = \(applicationName)"
-            for try await ssl in try await client.query(query).decode(Bool.self) { found.append(ssl) }
+            var found: [String: [Bool]] = [:]
+            let query: PostgresQuery = """
+                SELECT a.application_name, s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+                WHERE a.application_name IN (\(applicationName), \(listenerName))
+                """
+            for try await (name, ssl) in try await client.query(query).decode((String, Bool).self) { found[name, default: []].append(ssl) }
             return found
         }
-        #expect(!encrypted.isEmpty, "the store's connections were not found")
-        #expect(encrypted.allSatisfy { $0 })
+        #expect(encrypted[applicationName]?.isEmpty == false, "the store's connections were not found")
+        #expect(encrypted[listenerName]?.count == 1, "the store's listening connection was not found")
+        #expect(encrypted.values.joined().allSatisfy { $0 })
+        withExtendedLifetime(plain) {}
         let reopened = try await PostgresStore.connect(configuration: database.tlsConfiguration(), namespace: namespace, timeout: .seconds(30))
         #expect(try reopened.value(forKey: "channel", as: String.self) == "over TLS")
     }

@@ -84,6 +84,20 @@ final class ChangeListener: Sendable {
     /// configuration sets none; otherwise it is the configuration's followed by " listener".
     static let applicationName = "stowage listener"
 
+    /// What stores must have in common to share a listener: the server, the
+    /// database, the credentials, TLS and every connection option, and the
+    /// channel. A store that asks for TLS never listens over a connection made
+    /// without it. Kept in memory only; never written anywhere.
+    static func identity(of configuration: PostgresClient.Configuration, channel: String) -> String {
+        let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? ""):\(configuration.port ?? 5432)"
+        let options = configuration.options
+        return [
+            endpoint, configuration.database ?? "", configuration.username, configuration.password ?? "",
+            String(reflecting: configuration.tls), options.tlsServerName ?? "", "\(options.connectTimeout)",
+            options.additionalStartupParameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&"), channel,
+        ].joined(separator: "\u{0}")
+    }
+
     /// Subscribes a store to the listener of `identity`, starting one when there is none.
     static func subscribe(
         identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings, subscriber: Subscriber

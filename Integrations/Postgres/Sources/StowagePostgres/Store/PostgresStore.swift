@@ -119,7 +119,7 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         let listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)? = options.listensForChanges
             ? { subscriber in
                 ChangeListener.subscribe(
-                    identity: "\(endpoint)/\(configuration.database ?? "")/\(configuration.username)/\(schema.channel)",
+                    identity: ChangeListener.identity(of: configuration, channel: schema.channel),
                     configuration: configuration, channel: schema.channel,
                     settings: .init(
                         heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
