@@ -3,7 +3,7 @@ import PostgresNIO
 import Stowage
 
 /// The one connection that listens for changes on a database's channel,
-/// shared by every store that opens the same database, user and schema.
+/// shared by every store of the process with the same configuration and schema.
 ///
 /// It leases a connection from a pool of its own, sends `LISTEN`, and hands
 /// every notice to each subscribed store. When the connection drops, it
