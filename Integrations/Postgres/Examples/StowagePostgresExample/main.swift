@@ -46,10 +46,12 @@ do {
     }
     let settings = CheckoutSettings(store: store)
 
-    // Observers hear of every change: this process's writes here, and with
-    // a reload, or the push of the next release, other servers' too.
+    // Observers hear of every change: this process's writes, other servers'
+    // writes, and an operator's UPDATE in psql, pushed by PostgreSQL.
+    let heard = AsyncStream.makeStream(of: String?.self)
     let token = store.reference(forKey: Settings.Checkout.banner.name, as: String.self).observe { banner in
         print("  observer: banner is now \(banner.map { "\"\($0)\"" } ?? "unset")")
+        heard.continuation.yield(banner)
     }
 
     // A compare-and-swap on the row's revision: no increment from another server is lost.
@@ -65,10 +67,39 @@ do {
     try await store.commitPendingWrites()          // returns once PostgreSQL has committed both
     print("After the change: maximumItems: \(settings.maximumItems), banner: \"\(settings.banner)\"")
 
+    // Another server of the fleet (a second store here, as another process would open it) changes
+    // the banner: the database notifies every store listening, and this one's observer hears it.
+    let anotherServer = try await PostgresStore.connect(configuration: configuration, namespace: "checkout-service")
+    let sent = ContinuousClock.now
+    try await anotherServer.setAndCommit("Back at 14:00", forKey: Settings.Checkout.banner.name)
+    guard await arrives("Back at 14:00", on: heard.stream, within: .seconds(10)) else {
+        print("The other server's change did not arrive within 10 s")
+        exit(1)
+    }
+    let latency = (ContinuousClock.now - sent).formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))
+    print("Another server's change reached this one's observer within \(latency) of its write, commit included")
+    print("Status: \(store.status)")
+
     let snapshot = try store.snapshot()
     print("Every key of the namespace: \(snapshot.entries.keys.sorted().joined(separator: ", "))")
     withExtendedLifetime(token) {}
 } catch {
     print("The example stopped: \(error)")
     exit(1)
+}
+
+/// Whether `expected` comes on `stream` within `timeout`.
+func arrives(_ expected: String, on stream: AsyncStream<String?>, within timeout: Duration) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await value in stream where value == expected { return true }
+            return false
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return false
+        }
+        defer { group.cancelAll() }
+        return await group.next() ?? false
+    }
 }
