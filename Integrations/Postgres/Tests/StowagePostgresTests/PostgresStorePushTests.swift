@@ -38,23 +38,57 @@ struct PostgresStorePushTests {
         #expect(try store.value(forKey: "first", as: Int.self) == nil)
     }
 
-    /// Tables made by the first release (no notification trigger) are
-    /// upgraded when a store opens them, and changes are pushed from then on.
-    @Test func tablesOfTheFirstVersionGainTheNotificationTrigger() async throws {
-        let database = try TestDatabase.shared()
-        let schema = "upgraded_\(UUID().uuidString.prefix(8).lowercased())"
+    /// Makes tables as the first release did, without notifications, in a schema of their own.
+    private func makeTablesOfTheFirstRelease(_ database: TestDatabase) async throws -> String {
+        let schema = "first_\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
         try database.psql("""
             DROP TRIGGER notify_change ON \(schema).entries; DROP TRIGGER notify_truncate ON \(schema).entries;
-            DROP FUNCTION \(schema).notify_change(); UPDATE \(schema).schema_versions SET version = 1
+            DROP FUNCTION \(schema).notify_change(); DROP FUNCTION \(schema).change_payload(text, text, bigint, boolean);
+            DELETE FROM \(schema).schema_versions WHERE component = 'notifications'
             """)
+        return schema
+    }
+
+    /// Tables made by the first release (no notification trigger) gain it
+    /// when a store opens them, and changes are pushed from then on; the
+    /// tables' own version stays, so that the first release still opens them.
+    @Test func tablesOfTheFirstReleaseGainTheNotificationTrigger() async throws {
+        let database = try TestDatabase.shared()
+        let schema = try await makeTablesOfTheFirstRelease(database)
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
-        #expect(try database.psql("SELECT version FROM \(schema).schema_versions") == "2")
+        #expect(try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component") == "entries 1\nnotifications 1")
         #expect(try database.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = '\(schema).entries'::regclass AND tgname LIKE 'notify_%'") == "2")
         _ = try await firstElement(of: store.statusUpdates()) { $0 == Self.live }
         let changes = store.changes
         try database.psql("INSERT INTO \(schema).entries (namespace, key, value) VALUES ('one', 'motto', '\"pushed\"')")
         _ = try await firstElement(of: changes) { _ in (try? store.value(forKey: "motto", as: String.self)) == "pushed" }
+    }
+
+    /// A role that may use the tables but not add triggers to them opens
+    /// them without notifications: it says so, naming what to do, never
+    /// claims to receive changes, and reads and writes as usual.
+    @Test func aRoleThatMayNotAddTheTriggersOpensTheTablesWithoutThem() async throws {
+        let database = try TestDatabase.shared()
+        let schema = try await makeTablesOfTheFirstRelease(database)
+        let role = "restricted_\(UUID().uuidString.prefix(8).lowercased())"
+        let password = UUID().uuidString
+        try database.psql("""
+            CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
+            GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
+            GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
+            """)
+        let recorder = ReportedErrorsRecorder()
+        let configuration = PostgresClient.Configuration(
+            host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
+        let store = try await PostgresStore.connect(configuration: configuration, namespace: "one", options: .init(schema: schema), timeout: .seconds(30))
+        let report = await recorder.first { $0.message.contains("\"\(schema)\" have no notification triggers") }
+        #expect(report?.message.contains("The tables' owner adds the triggers by opening a store once") == true, "\(report?.message ?? "no report")")
+        #expect(report?.message.contains(password) == false)
+        try await store.setAndCommit("written", forKey: "motto")
+        #expect(try database.psql("SELECT value FROM \(schema).entries WHERE key = 'motto'") == "\"written\"")
+        #expect(store.status.receivesChanges == false)
+        #expect(try database.psql("SELECT count(*) FROM \(schema).schema_versions WHERE component = 'notifications'") == "0")
     }
 }
 

@@ -90,17 +90,17 @@ struct PostgresStoreValueTests {
             }
             return found
         }
-        #expect(version == 2)
+        #expect(version == 1)
 
         let schema = "future_\(UUID().uuidString.prefix(8).lowercased())"
         try await database.withClient { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
             try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).schema_versions (component text PRIMARY KEY, version integer NOT NULL)"))
-            try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_versions VALUES ('entries', 3)"))
+            try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_versions VALUES ('entries', 2)"))
         }
         let store = try PostgresStore(configuration: database.configuration, namespace: "x", options: .init(schema: schema, operationTimeout: .seconds(2)))
         let error = await #expect(throws: StorageError.self) { try await store.ready() }
-        #expect(error?.message.contains("at version 3, newer than the 2 this release") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("at version 2, newer than the 1 this release") == true, "\(error?.message ?? "")")
     }
 
     /// What PostgreSQL text or JSON can not hold is an error naming the key, and nothing is written.

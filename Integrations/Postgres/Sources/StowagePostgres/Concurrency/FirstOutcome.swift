@@ -24,6 +24,9 @@ final class FirstOutcome<Value: Sendable>: Sendable {
         return given
     }
 
+    /// Whether the outcome is given already.
+    var isGiven: Bool { state.withLock { $0.outcome != nil } }
+
     func value() async throws -> Value {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, any Error>, Never>) in
             let ready = state.withLock { state -> Result<Value, any Error>? in

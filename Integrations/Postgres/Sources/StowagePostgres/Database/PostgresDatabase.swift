@@ -26,8 +26,12 @@ struct PostgresDatabase: Sendable {
     /// A statement sent on a connection that went silent (a network that
     /// drops packets, a frozen server) never ends on its own, and a task
     /// waiting for it can not be cancelled: so at the deadline the
-    /// connection is closed, which ends the statement (rolled back unless it
-    /// had committed) and makes the pool open a new one.
+    /// connection is closed, which ends the wait and makes the pool open a
+    /// new one. The server may still finish a statement it was running, so
+    /// the caller treats the outcome as unknown: a write is tried again (with
+    /// the same value), a compare-and-swap says so and reads the keys again.
+    /// The server also ends, by itself, a statement that outlasts the
+    /// timeout: the pool's connections set `statement_timeout` to it.
     func withConnection<Value: Sendable>(
         within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
@@ -38,6 +42,8 @@ struct PostgresDatabase: Sendable {
             do {
                 let value = try await client.withConnection { connection in
                     leased.withLock { $0 = connection }
+                    // The deadline passed while the pool handed it over: it may not have seen the connection to close it.
+                    guard !outcome.isGiven else { throw CancellationError() }
                     return try await body(connection)
                 }
                 outcome.give(.success(value))
@@ -55,37 +61,42 @@ struct PostgresDatabase: Sendable {
         return try await outcome.value()
     }
 
-    /// Creates the schema and tables when missing, under a transaction-wide
-    /// advisory lock, so processes starting together do not race.
+    /// Creates the schema, the tables and the notification triggers when
+    /// missing, under a transaction-wide advisory lock, so processes
+    /// starting together do not race.
+    /// - Returns: `nil`, or why the tables do not notify changes: they were
+    ///   made without the triggers, and this role may not add them. The
+    ///   store then opens them without pushed changes.
     /// - Throws: `StorageError` when the tables are of a newer version than this release knows.
-    func prepareTables(on connection: PostgresConnection) async throws {
+    func prepareTables(on connection: PostgresConnection) async throws -> StorageError? {
         // A role that may only use tables a DBA made must still open the store: CREATE SCHEMA IF NOT EXISTS
         // checks the right to create a schema before whether it exists, so look first.
-        let installed = try await installedVersion(on: connection)
-        if installed == PostgresSchema.currentVersion { return }
-        if let installed, installed > PostgresSchema.currentVersion { throw newerTables(installed) }
-        try await connection.withTransaction(logger: logger) { connection in
-            var lock = PostgresBindings()
-            lock.append(schema.setupLockID)
-            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: schema.createSchema), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
-            var version: Int32?
-            for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
-                version = found
-            }
-            switch version {
-            case let version? where version > PostgresSchema.currentVersion:
-                throw newerTables(version)
-            default:
-                // Each version's statements, from the one after the installed one (none: from the first).
-                let upgrades = [(1, schema.createVersion1), (2, schema.createVersion2)].filter { $0.0 > version ?? 0 }
-                for (_, statements) in upgrades {
-                    for statement in statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                    }
+        let installed = try await installedVersions(on: connection)
+        if let entries = installed.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
+        if installed.entries != nil, installed.notifications ?? 0 >= PostgresSchema.notificationsVersion { return nil }
+        do {
+            try await connection.withTransaction(logger: logger) { connection in
+                var lock = PostgresBindings()
+                lock.append(schema.setupLockID)
+                try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger)
+                // Again, under the lock: another process may have done it meanwhile.
+                let locked = try await installedVersions(on: connection)
+                if let entries = locked.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
+                var statements: [String] = []
+                if locked.entries == nil { statements += [schema.createSchema, schema.createVersions] + schema.createVersion1 }
+                if locked.notifications ?? 0 < PostgresSchema.notificationsVersion { statements += schema.createNotifications }
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
             }
+            return nil
+        } catch where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
+            return StorageError(
+                code: .storeFailure,
+                reason: "the tables in schema \"\(schema.name)\" have no notification triggers, and this role may not add them "
+                    + "(\(explanation(of: error))). The store opens them without: changes made elsewhere arrive with its full read every "
+                    + "resynchronizationInterval, or reload(). The tables' owner adds the triggers by opening a store once.",
+                underlyingError: error)
         }
     }
 
@@ -96,20 +107,24 @@ struct PostgresDatabase: Sendable {
                 + "this release of StowagePostgres knows; nothing was changed. Update StowagePostgres.")
     }
 
-    /// The version recorded in `schema_versions`, or `nil` when the tables are missing.
-    private func installedVersion(on connection: PostgresConnection) async throws -> Int32? {
+    /// The versions recorded in `schema_versions` of the tables and of
+    /// the notifications; `nil` where missing.
+    private func installedVersions(on connection: PostgresConnection) async throws -> (entries: Int32?, notifications: Int32?) {
         var binds = PostgresBindings()
         binds.append("\(schema.name).schema_versions")
         var exists = false
         for try await found in try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(Bool.self) {
             exists = found
         }
-        guard exists else { return nil }
-        var version: Int32?
+        guard exists else { return (nil, nil) }
+        var versions: (entries: Int32?, notifications: Int32?) = (nil, nil)
         for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
-            version = found
+            versions.entries = found
         }
-        return version
+        for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectNotificationsVersion), logger: logger).decode(Int32.self) {
+            versions.notifications = found
+        }
+        return versions
     }
 
     /// Every row of the namespace, removals included, and the rows whose

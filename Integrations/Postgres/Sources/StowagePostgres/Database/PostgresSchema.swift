@@ -6,8 +6,13 @@ import Stowage
 /// written into the text, since PostgreSQL can not bind an identifier: it is
 /// checked to be a plain lowercase identifier first, and quoted.
 struct PostgresSchema: Sendable {
-    /// The version of the tables this release creates and understands.
-    static let currentVersion: Int32 = 2
+    /// The version of the tables this release creates and understands
+    /// (component `entries` in `schema_versions`).
+    static let currentVersion: Int32 = 1
+    /// The version of the notification triggers (component `notifications`),
+    /// recorded apart from the tables', so that a release that knows only
+    /// the tables still opens them once a newer one has added the triggers.
+    static let notificationsVersion: Int32 = 1
 
     let name: String
     private let quoted: String
@@ -38,6 +43,8 @@ struct PostgresSchema: Sendable {
     }
 
     var selectVersion: String { "SELECT version FROM \(quoted).schema_versions WHERE component = 'entries'" }
+
+    var selectNotificationsVersion: String { "SELECT version FROM \(quoted).schema_versions WHERE component = 'notifications'" }
 
     /// Version 1: every change gets a revision from one sequence, by trigger,
     /// so an operator's `UPDATE` in `psql` is stamped as the store's own
@@ -79,34 +86,46 @@ struct PostgresSchema: Sendable {
     /// database hear only their own.
     var channel: String { name }
 
-    /// Version 2: a trigger notifies every change, whoever makes it (a
-    /// store, an operator's `UPDATE` or `DELETE`), on ``channel`` at commit.
-    /// The payload only identifies the change, `{"namespace", "key",
-    /// "revision", "deleted"}`, since a payload is limited to 8,000 bytes;
-    /// where even that is too long, it names the namespace alone, or
-    /// nothing, and listeners read the whole namespace, or every namespace,
-    /// again. A `TRUNCATE` notifies nothing in particular, so every listener
-    /// reads its namespace again.
-    var createVersion2: [String] {
+    /// Notifications, version 1: a trigger notifies every change, whoever
+    /// makes it (a store, an operator's `UPDATE` or `DELETE`), on
+    /// ``channel`` at commit. The payload only identifies the change,
+    /// `{"namespace", "key", "revision", "deleted"}`, since a payload is
+    /// limited to 8,000 bytes; where even that is too long, it names the
+    /// namespace alone, or nothing, and listeners read the whole namespace,
+    /// or every namespace, again. An `UPDATE` that moves a row to another
+    /// key or namespace also notifies the old one as deleted. A `TRUNCATE`
+    /// notifies nothing in particular, so every listener reads its namespace again.
+    var createNotifications: [String] {
         [
             """
             CREATE OR REPLACE FUNCTION \(quoted).notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
             DECLARE
-                changed record;
                 payload text;
             BEGIN
                 IF TG_OP = 'TRUNCATE' THEN
                     PERFORM pg_notify('\(channel)', '{}');
                     RETURN NULL;
                 END IF;
-                IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
-                payload := json_build_object('namespace', changed.namespace, 'key', changed.key, 'revision', changed.revision, 'deleted', TG_OP = 'DELETE')::text;
+                IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND (OLD.namespace, OLD.key) IS DISTINCT FROM (NEW.namespace, NEW.key)) THEN
+                    PERFORM pg_notify('\(channel)', \(quoted).change_payload(OLD.namespace, OLD.key, OLD.revision, true));
+                END IF;
+                IF TG_OP <> 'DELETE' THEN
+                    PERFORM pg_notify('\(channel)', \(quoted).change_payload(NEW.namespace, NEW.key, NEW.revision, false));
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(quoted).change_payload(namespace text, key text, revision bigint, deleted boolean) RETURNS text LANGUAGE plpgsql AS $$
+            DECLARE
+                payload text := json_build_object('namespace', namespace, 'key', key, 'revision', revision, 'deleted', deleted)::text;
+            BEGIN
                 IF octet_length(payload) > 7900 THEN
-                    payload := json_build_object('namespace', changed.namespace)::text;
+                    payload := json_build_object('namespace', namespace)::text;
                     IF octet_length(payload) > 7900 THEN payload := '{}'; END IF;
                 END IF;
-                PERFORM pg_notify('\(channel)', payload);
-                RETURN NULL;
+                RETURN payload;
             END
             $$
             """,
@@ -114,7 +133,8 @@ struct PostgresSchema: Sendable {
             "CREATE TRIGGER notify_change AFTER INSERT OR UPDATE OR DELETE ON \(entries) FOR EACH ROW EXECUTE FUNCTION \(quoted).notify_change()",
             "DROP TRIGGER IF EXISTS notify_truncate ON \(entries)",
             "CREATE TRIGGER notify_truncate AFTER TRUNCATE ON \(entries) FOR EACH STATEMENT EXECUTE FUNCTION \(quoted).notify_change()",
-            "UPDATE \(quoted).schema_versions SET version = 2 WHERE component = 'entries'",
+            "DELETE FROM \(quoted).schema_versions WHERE component = 'notifications'",
+            "INSERT INTO \(quoted).schema_versions (component, version) VALUES ('notifications', \(Self.notificationsVersion))",
         ]
     }
 

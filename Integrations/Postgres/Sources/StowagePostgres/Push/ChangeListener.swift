@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import PostgresNIO
 import Stowage
@@ -59,6 +60,9 @@ final class ChangeListener: Sendable {
     private let settings: Settings
     private let logger: Logger
     private let state = Locked(State())
+    /// Every word to the subscribers goes out from here, in order, so a
+    /// store never hears "listening" after the "lost" that followed it.
+    private let events = DispatchQueue(label: "Stowage PostgreSQL listener events")
 
     private init(identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings) {
         var configuration = configuration
@@ -85,16 +89,17 @@ final class ChangeListener: Sendable {
     static let applicationName = "stowage listener"
 
     /// What stores must have in common to share a listener: the server, the
-    /// database, the credentials, TLS and every connection option, and the
-    /// channel. A store that asks for TLS never listens over a connection made
+    /// database, the credentials, TLS and every connection option, the
+    /// channel, and the listener's settings. A store that asks for TLS never listens over a connection made
     /// without it. Kept in memory only; never written anywhere.
-    static func identity(of configuration: PostgresClient.Configuration, channel: String) -> String {
+    static func identity(of configuration: PostgresClient.Configuration, channel: String, settings: Settings) -> String {
         let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? ""):\(configuration.port ?? 5432)"
         let options = configuration.options
         return [
             endpoint, configuration.database ?? "", configuration.username, configuration.password ?? "",
             String(reflecting: configuration.tls), options.tlsServerName ?? "", "\(options.connectTimeout)",
             options.additionalStartupParameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&"), channel,
+            "\(settings.heartbeatInterval) \(settings.timeout) \(settings.initialRetryDelay) \(settings.maximumRetryDelay)",
         ].joined(separator: "\u{0}")
     }
 
@@ -102,21 +107,24 @@ final class ChangeListener: Sendable {
     static func subscribe(
         identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings, subscriber: Subscriber
     ) -> Subscription {
-        let (listener, id, isListening) = listeners.withLock { listeners in
+        let (listener, id) = listeners.withLock { listeners in
             let listener = listeners[identity] ?? {
                 let new = ChangeListener(identity: identity, configuration: configuration, channel: channel, settings: settings)
                 new.start()
                 listeners[identity] = new
                 return new
             }()
-            let (id, isListening) = listener.state.withLock { state in
+            let id = listener.state.withLock { state in
                 state.nextID += 1
                 state.subscribers[state.nextID] = subscriber
-                return (state.nextID, state.isListening)
+                return state.nextID
             }
-            return (listener, id, isListening)
+            return (listener, id)
         }
-        if isListening { subscriber.listening() }
+        // A listener already listening tells the new store so, in its turn among the other words.
+        listener.events.async {
+            if listener.state.withLock({ $0.isListening && $0.subscribers[id] != nil }) { subscriber.listening() }
+        }
         return Subscription(listener: listener, id: id)
     }
 
@@ -211,20 +219,18 @@ final class ChangeListener: Sendable {
     }
 
     private func setListening(_ isListening: Bool) {
-        let subscribers = state.withLock { state -> [Subscriber] in
-            state.isListening = isListening
-            return Array(state.subscribers.values)
-        }
-        if isListening {
-            for subscriber in subscribers { subscriber.listening() }
-        }
+        state.withLock { $0.isListening = isListening }
+        if isListening { broadcast { $0.listening() } }
     }
 
     private func deliver(_ notice: ChangeNotice) {
         broadcast { $0.notice(notice) }
     }
 
-    private func broadcast(_ body: (Subscriber) -> Void) {
-        for subscriber in state.withLock({ Array($0.subscribers.values) }) { body(subscriber) }
+    /// Tells every subscriber, from the events queue.
+    private func broadcast(_ body: @escaping @Sendable (Subscriber) -> Void) {
+        events.async { [state] in
+            for subscriber in state.withLock({ Array($0.subscribers.values) }) { body(subscriber) }
+        }
     }
 }

@@ -105,8 +105,14 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
             throw StorageError(code: .storeFailure, reason: "the namespace contains a NUL character, which PostgreSQL text can not hold.")
         }
         let schema = try PostgresSchema(name: options.schema)
+        let listenerConfiguration = configuration
         var configuration = configuration
         configuration.options.maximumConnections = options.maximumConnections
+        // The server ends a statement that outlasts the operation timeout (one waiting on a lock, say):
+        // the store stops waiting for it then, and must not have it commit later unseen.
+        if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "statement_timeout" }) {
+            configuration.options.additionalStartupParameters.append(("statement_timeout", "\(Self.milliseconds(options.operationTimeout))"))
+        }
         let attempts = ConnectionAttempts()
         let logger = Logger(label: "stowage.postgres") { _ in ConnectionAttemptLogHandler(attempts: attempts) }
         let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
@@ -118,13 +124,12 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         backing = PostgresStoreBacking(database: database, options: options, name: description)
         let listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)? = options.listensForChanges
             ? { subscriber in
-                ChangeListener.subscribe(
-                    identity: ChangeListener.identity(of: configuration, channel: schema.channel),
-                    configuration: configuration, channel: schema.channel,
-                    settings: .init(
-                        heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
-                        initialRetryDelay: options.initialRetryDelay, maximumRetryDelay: options.maximumRetryDelay),
-                    subscriber: subscriber)
+                let settings = ChangeListener.Settings(
+                    heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
+                    initialRetryDelay: options.initialRetryDelay, maximumRetryDelay: options.maximumRetryDelay)
+                return ChangeListener.subscribe(
+                    identity: ChangeListener.identity(of: listenerConfiguration, channel: schema.channel, settings: settings),
+                    configuration: listenerConfiguration, channel: schema.channel, settings: settings, subscriber: subscriber)
             }
             : nil
         backing.start(listeningWith: listen) { [weak self] keys in self?.announceChanges(forKeys: keys) }
@@ -256,6 +261,12 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     /// Every key the cache holds, with its value as reads give it.
     public func storedEntries(_ access: BackendAccess) -> [String: StoredValue] {
         backing.state.withLock { $0.visible.compactMapValues { $0 } }
+    }
+
+    /// `duration` in whole milliseconds, at least 1.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
     }
 
     // MARK: Values and keys

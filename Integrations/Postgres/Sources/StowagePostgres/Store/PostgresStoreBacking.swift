@@ -30,6 +30,8 @@ final class PostgresStoreBacking: Sendable {
     /// Resolved by the listener's first word, so the first load comes after `LISTEN` where it can.
     private let listenerSettled = PendingReply<Void>()
     private let resynchronizer = Locked<Task<Void, Never>?>(nil)
+    /// Status changes reach their watchers from here, in the order they happened.
+    private let statusDelivery = DispatchQueue(label: "Stowage PostgreSQL status")
 
     init(database: PostgresDatabase, options: PostgresStore.Options, name: String) {
         self.database = database
@@ -72,12 +74,12 @@ final class PostgresStoreBacking: Sendable {
 
     /// Lets the worker finish what is queued, then stop, with the pool.
     func close() {
-        let watchers = update { state in
+        update { state in
             state.isClosing = true
-            defer { state.statusWatchers.removeAll() }
-            return state.statusWatchers.values
+            let watchers = state.statusWatchers.values
+            state.statusWatchers.removeAll()
+            statusDelivery.async { for watcher in watchers { watcher.finish() } }
         }
-        for watcher in watchers { watcher.finish() }
         announcer.withLock { $0 = nil }
         subscription.withLock { $0?.cancel() }
         resynchronizer.withLock { $0?.cancel() }
@@ -85,15 +87,18 @@ final class PostgresStoreBacking: Sendable {
         wake.yield()
     }
 
-    /// Runs `body` on the state under its lock, and tells the status's watchers when it changed.
+    /// Runs `body` on the state under its lock, and tells the status's
+    /// watchers when it changed: queued under the lock, so in order, and
+    /// yielded after it, from the status queue.
     @discardableResult
     func update<Result>(_ body: (inout State) -> Result) -> Result {
         state.withLock { state in
             let before = state.status
             let result = body(&state)
             let after = state.status
-            if after != before {
-                for watcher in state.statusWatchers.values { watcher.yield(after) }
+            if after != before, !state.statusWatchers.isEmpty {
+                let watchers = Array(state.statusWatchers.values)
+                statusDelivery.async { for watcher in watchers { watcher.yield(after) } }
             }
             return result
         }
@@ -104,9 +109,12 @@ final class PostgresStoreBacking: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: PostgresStore.Status.self)
         let id = update { state in
             state.nextWatcherID += 1
-            state.statusWatchers[state.nextWatcherID] = continuation
-            continuation.yield(state.status)
-            if state.isClosing { continuation.finish() }
+            let (status, isClosing) = (state.status, state.isClosing)
+            if !isClosing { state.statusWatchers[state.nextWatcherID] = continuation }
+            statusDelivery.async {
+                continuation.yield(status)
+                if isClosing { continuation.finish() }
+            }
             return state.nextWatcherID
         }
         continuation.onTermination = { [weak self] _ in
@@ -154,8 +162,13 @@ final class PostgresStoreBacking: Sendable {
             guard state.hasStartedLoading else { return false }
             switch notice {
             case .row(_, let key, let revision, let deleted):
-                // The store's own writes come back as notices; it holds their revision already.
+                // The store's own writes come back as notices; it holds their revision already,
+                // or will once the write queued for the key is committed.
                 if !deleted, let held = state.committed[key]?.revision, held >= revision { return false }
+                if state.queuedWritesPerKey[key, default: 0] > 0 {
+                    state.noticesDuringWrites[key] = max(state.noticesDuringWrites[key] ?? 0, deleted ? .max : revision)
+                    return false
+                }
                 state.keysToRefresh.insert(key)
             case .namespace, .everything:
                 state.resynchronizationRequested = true
@@ -270,13 +283,19 @@ final class PostgresStoreBacking: Sendable {
     /// The front of the queue: every write up to the batch size, or one other request.
     private func nextStep() -> Step? {
         update { state -> Step? in
-            if state.resynchronizationRequested {
+            if state.isClosing {
+                // A closing store only commits what is queued.
+                state.resynchronizationRequested = false
+                state.keysToRefresh.removeAll()
+            }
+            let mayRead = state.readsPausedUntil.map { ContinuousClock.now >= $0 } ?? true
+            if mayRead, state.resynchronizationRequested {
                 state.resynchronizationRequested = false
                 // The full read starts after every notice so far, and covers the keys they named.
                 state.keysToRefresh.removeAll()
                 return .resynchronize
             }
-            if !state.keysToRefresh.isEmpty {
+            if mayRead, !state.keysToRefresh.isEmpty {
                 defer { state.keysToRefresh.removeAll() }
                 return .refresh(state.keysToRefresh)
             }
@@ -315,16 +334,16 @@ final class PostgresStoreBacking: Sendable {
             let changed = absorb(loaded, keys: nil)
             update { state in
                 state.currentAsOf = startedAt
-                state.receivesChanges = state.isListening && state.listenGeneration == generation
+                state.receivesChanges = state.receivesChanges(afterReadAt: generation)
                 state.connection = .connected
                 state.lastError = nil
+                state.readRetryDelay = nil
+                state.readsPausedUntil = nil
             }
             announce(changed)
         } catch {
             update { $0.resynchronizationRequested = true }
-            noteFailure(error, doing: "could not read its values again")
-            var delay = options.initialRetryDelay
-            await pause(&delay)
+            readFailed(error, doing: "could not read its values again")
         }
     }
 
@@ -339,14 +358,37 @@ final class PostgresStoreBacking: Sendable {
                 var rows: [String: State.CommittedEntry?] = loaded.rows.mapValues { Optional($0) }
                 for key in keys where loaded.rows[key] == nil && !unreadable.contains(key) { rows[key] = .some(nil) }
                 state.connection = .connected
+                state.readRetryDelay = nil
+                state.readsPausedUntil = nil
                 return state.absorbNewer(rows)
             }
             announce(changed)
         } catch {
-            update { $0.keysToRefresh.formUnion(keys) }
-            noteFailure(error, doing: "could not read changed keys")
-            var delay = options.initialRetryDelay
-            await pause(&delay)
+            // A change went unread: until a full read succeeds, the cache may miss it.
+            update { state in
+                state.resynchronizationRequested = true
+                if state.receivesChanges { state.currentAsOf = .now }
+                state.receivesChanges = false
+            }
+            readFailed(error, doing: "could not read changed keys")
+        }
+    }
+
+    /// Pauses reads after a failure, with a delay that grows as in
+    /// ``pause(_:)``; queued writes run meanwhile, and the worker wakes when
+    /// the pause is over.
+    private func readFailed(_ error: any Error, doing what: String) {
+        let delay = update { state -> Duration in
+            let delay = state.readRetryDelay ?? options.initialRetryDelay
+            state.readRetryDelay = min(delay * 2, options.maximumRetryDelay)
+            let jittered = delay + delay * Double.random(in: 0...0.25)
+            state.readsPausedUntil = .now + jittered
+            return jittered
+        }
+        noteFailure(error, doing: what)
+        Task(executorPreference: StoreExecutor.shared) { [weak self] in
+            try? await Task.sleep(for: delay)
+            self?.wake.yield()
         }
     }
 
@@ -360,18 +402,19 @@ final class PostgresStoreBacking: Sendable {
             }
             do {
                 let database = database
-                let loaded = try await database.withConnection(within: options.operationTimeout) { connection in
-                    try await database.prepareTables(on: connection)
-                    return try await database.loadNamespace(on: connection)
+                let (withoutNotifications, loaded) = try await database.withConnection(within: options.operationTimeout) { connection in
+                    (try await database.prepareTables(on: connection), try await database.loadNamespace(on: connection))
                 }
+                if let withoutNotifications { report(withoutNotifications) }
                 for problem in loaded.unreadable { report(problem) }
                 let (changed, waiters) = update { state in
+                    if withoutNotifications != nil { state.tablesNotify = false }
                     let changed = state.absorb(loaded.rows.mapValues { Optional($0) })
                     state.isReady = true
                     state.connection = .connected
                     state.currentAsOf = startedAt
                     // A `LISTEN` put in place during the load asked for another full read; one in place before it makes this one enough.
-                    state.receivesChanges = state.isListening && state.listenGeneration == generation
+                    state.receivesChanges = state.receivesChanges(afterReadAt: generation)
                     state.lastError = nil
                     defer { state.readyWaiters.removeAll() }
                     return (changed, state.readyWaiters)
@@ -467,6 +510,12 @@ final class PostgresStoreBacking: Sendable {
         for write in writes {
             let left = state.queuedWritesPerKey[write.key, default: 1] - 1
             state.queuedWritesPerKey[write.key] = left > 0 ? left : nil
+            // A notice that came while the key's writes were queued: read the key unless the commit was newer.
+            if left <= 0, let noticed = state.noticesDuringWrites.removeValue(forKey: write.key),
+                state.committed[write.key]?.revision ?? 0 < noticed
+            {
+                state.keysToRefresh.insert(write.key)
+            }
         }
     }
 

@@ -69,9 +69,24 @@ struct PostgresStoreState {
     var keysToRefresh: Set<String> = []
     /// Whether the worker must read the whole namespace before its next step.
     var resynchronizationRequested = false
+    /// Whether the tables send notifications: false when they lack the triggers and this role may not add them.
+    var tablesNotify = true
+    /// After a failed read, when the next may run; writes take their turn meanwhile.
+    var readsPausedUntil: ContinuousClock.Instant?
+    /// The pause after the next failed read; `nil` after a success.
+    var readRetryDelay: Duration?
+    /// The newest revision notices named for keys with writes queued: the
+    /// store's own writes come back as notices before it knows their
+    /// revision, so the key is read only if its commit turns out older.
+    var noticesDuringWrites: [String: Int64] = [:]
     /// Those who watch the store's status.
     var statusWatchers: [UInt64: AsyncStream<PostgresStore.Status>.Continuation] = [:]
     var nextWatcherID: UInt64 = 0
+
+    /// Whether a full read that began at listener generation `generation` leaves the cache receiving every change.
+    func receivesChanges(afterReadAt generation: UInt64) -> Bool {
+        tablesNotify && isListening && listenGeneration == generation
+    }
 
     var status: PostgresStore.Status {
         PostgresStore.Status(connection: connection, receivesChanges: receivesChanges)
