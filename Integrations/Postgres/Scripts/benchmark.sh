@@ -2,7 +2,7 @@
 # Runs the package's benchmarks (release build) against a throwaway PostgreSQL
 # server, which postgres.sh installs where missing, starts, and stops
 # afterwards. Arguments go to the benchmark: --quick (a few seconds, for CI),
-# --only read,write,modify,load. The Markdown results go to stdout, the
+# --only read,write,modify,load,propagation,convergence. The Markdown results go to stdout, the
 # build's output to stderr. Figures and how to read them: Benchmarks/README.md.
 set -euo pipefail
 package="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -9,7 +9,7 @@ struct RunOptions: Sendable {
     var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
 
     static let usage = """
-        usage: StowagePostgresBenchmarks [--quick] [--only read,write,modify,load]
+        usage: StowagePostgresBenchmarks [--quick] [--only read,write,modify,load,propagation,convergence]
           --quick   a few seconds in all (CI); the full run by default
           --only    the groups to run, by name
         Reads STOWAGE_POSTGRES_HOST, _PORT, _USER, _PASSWORD and _DATABASE;
@@ -37,16 +37,24 @@ struct RunOptions: Sendable {
 }
 
 enum BenchmarkGroup: String, CaseIterable, Sendable {
-    case read, write, modify, load
+    case read, write, modify, load, propagation, convergence
 }
 
-/// The entry point: a child of the modify group, `--help`, or a run of the groups.
+/// The entry point: a child of the modify, propagation or convergence group, `--help`, or a run of the groups.
 enum BenchmarkCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         do {
-            if arguments.first == ModifyChild.subcommand {
+            switch arguments.first {
+            case ModifyChild.subcommand:
                 try await ModifyChild.run(Array(arguments.dropFirst()))
                 return 0
+            case PropagationChild.subcommand:
+                try await PropagationChild.run(Array(arguments.dropFirst()))
+                return 0
+            case ConvergenceChild.subcommand:
+                try await ConvergenceChild.run(Array(arguments.dropFirst()))
+                return 0
+            default: break
             }
             if arguments.contains("--help") || arguments.contains("-h") {
                 print(RunOptions.usage)
@@ -74,6 +82,8 @@ enum BenchmarkCommand {
             case .write: table = try await WriteBenchmarks(database: database, quick: options.quick).run()
             case .modify: table = try await ModifyBenchmarks(database: database, quick: options.quick).run()
             case .load: table = try await LoadBenchmarks(database: database, quick: options.quick).run()
+            case .propagation: table = try await PropagationBenchmarks(database: database, quick: options.quick).run()
+            case .convergence: table = try await ConvergenceBenchmarks(database: database, quick: options.quick).run()
             }
             print(table.markdown)
         }

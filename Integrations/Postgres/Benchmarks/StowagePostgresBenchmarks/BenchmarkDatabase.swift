@@ -35,13 +35,15 @@ struct BenchmarkDatabase: Sendable {
     }
 
     /// Opens a store and waits for its first load.
-    func openStore(namespace: String) async throws -> PostgresStore {
-        try await PostgresStore.connect(configuration: configuration, namespace: namespace, timeout: .seconds(30))
+    func openStore(namespace: String, options: PostgresStore.Options = .init()) async throws -> PostgresStore {
+        try await PostgresStore.connect(configuration: configuration, namespace: namespace, options: options, timeout: .seconds(30))
     }
 
     /// Creates the store's tables (opening a store does) and the baselines' schema.
     func prepare(client: PostgresClient) async throws {
-        _ = try await openStore(namespace: "benchmarks-setup")
+        // Not listening: a listening connection of the parent's would be one
+        // more for the convergence group's `pg_terminate_backend` to find.
+        _ = try await openStore(namespace: "benchmarks-setup", options: .init(listensForChanges: false))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.baselineSchema)"))
     }
 

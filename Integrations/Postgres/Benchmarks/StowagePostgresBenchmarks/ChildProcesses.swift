@@ -6,12 +6,14 @@ import Darwin
 import Foundation
 
 /// Copies of this executable started together, as servers of a fleet would
-/// be, for the modify group.
+/// be, for the modify, propagation and convergence groups.
 ///
 /// Every child reads the same gate pipe as its standard input, says "ready"
 /// on its standard output once connected, and then blocks reading the gate.
 /// Closing the gate's one write end wakes them all at once: the start is
-/// one moment for every child, taken after every connection is made.
+/// one moment for every child, taken after every connection is made. A
+/// child that runs until told to stop (the convergence group's) takes the
+/// gate's closing as that word instead.
 ///
 /// `posix_spawn` and `waitpid` from one thread, not Foundation's `Process`,
 /// whose wait for exit was seen never to return when children were started
@@ -72,6 +74,13 @@ struct ChildProcesses {
                 throw BenchmarkFailure("child \(child.pid) ended before it was ready (said \(line.map { "\"\($0)\"" } ?? "nothing")); its error is above")
             }
         }
+    }
+
+    /// The next line child number `index` (in the order of `argumentLists`)
+    /// wrote, without its newline; `nil` once it has closed its output.
+    /// Blocks until the line is complete: the child bounds its own waits.
+    func readLine(fromChild index: Int) -> String? {
+        Self.readLine(children[index].output)
     }
 
     /// Opens the gate: every child starts now.

@@ -1,11 +1,20 @@
-import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A point on the system's monotonic clock, comparable across processes of
-/// one machine: the modify group's children report when they finished.
+/// A point on the system's monotonic clock (`CLOCK_MONOTONIC`), one clock
+/// for every process of the machine: children report when they finished,
+/// wrote or heard something, and the parent compares their times.
 struct Timestamp: Sendable, Comparable {
     let nanoseconds: UInt64
 
-    static func now() -> Timestamp { Timestamp(nanoseconds: DispatchTime.now().uptimeNanoseconds) }
+    static func now() -> Timestamp {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Timestamp(nanoseconds: UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))
+    }
 
     /// Seconds from this point to now.
     var elapsed: Double { Timestamp.now().seconds(since: self) }
@@ -38,6 +47,8 @@ struct Samples: Sendable {
     }
 
     var median: Double { percentile(50) }
+    /// The largest value; 0 when empty.
+    var maximum: Double { values.max() ?? 0 }
 }
 
 /// Times `body` once.

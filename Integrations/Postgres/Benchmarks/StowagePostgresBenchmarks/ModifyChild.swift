@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Foundation
 import StowagePostgres
 
 /// One process of the modify group, started by ``ChildProcesses`` with a
@@ -41,7 +35,7 @@ enum ModifyChild {
             let counter = store.reference(forKey: key, as: Int.self)
             // The synchronous modify blocks its thread, as a server's request handler would; on a thread of its own.
             (latencies, attempts, mostAttempts) = try await onThread {
-                try waitAtGate()
+                try ParentChannel.waitAtGate()
                 var latencies: [UInt64] = []
                 latencies.reserveCapacity(count)
                 var attempts = 0
@@ -63,7 +57,7 @@ enum ModifyChild {
         case .floor:
             latencies = try await database.withClient { client in
                 for try await _ in try await client.query("SELECT 1") {}  // connected before the gate
-                try waitAtGate()
+                try ParentChannel.waitAtGate()
                 var latencies: [UInt64] = []
                 for _ in 0..<count {
                     let start = Timestamp.now()
@@ -75,23 +69,6 @@ enum ModifyChild {
             attempts = count
         }
         let finished = Timestamp.now()
-        say("done \(finished.nanoseconds) \(attempts) \(mostAttempts)\n" + latencies.map(String.init).joined(separator: " "))
-    }
-
-    /// Says "ready" and blocks until the parent closes the gate (end of standard input).
-    private static func waitAtGate() throws(BenchmarkFailure) {
-        say("ready")
-        var byte: UInt8 = 0
-        while true {
-            let count = read(0, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 0 else { throw BenchmarkFailure("the gate (standard input) gave data or failed; it should only close") }
-            return
-        }
-    }
-
-    /// A line to the parent, unbuffered.
-    private static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        ParentChannel.say("done \(finished.nanoseconds) \(attempts) \(mostAttempts)\n" + latencies.map(String.init).joined(separator: " "))
     }
 }

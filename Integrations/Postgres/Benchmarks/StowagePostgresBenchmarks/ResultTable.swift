@@ -10,19 +10,49 @@ struct ResultTable: Sendable {
         var opsPerSecond: Double?
         /// Against the group's baseline, as the table's `ratioHeading` says; "baseline" on the baseline's row.
         var ratio: String
+        /// How many measurements the row's figures come from (the latency layout's column).
+        var samples: Int?
+        /// The worst measurement (the latency layout's column).
+        var maximum = "—"
+    }
+
+    /// Which columns the table has.
+    enum Layout: Sendable {
+        /// p50, p90, p99 and operations per second: for loops the benchmark drives as fast as it can.
+        case throughput
+        /// Sample count, p50, p90, p99 and maximum: for events that come at a set pace,
+        /// where a rate would only repeat the pace and the worst case matters.
+        case latency
     }
 
     var title: String
     /// What the ratio column divides, e.g. "p50 / baseline p50".
     var ratioHeading: String
+    var layout = Layout.throughput
     var rows: [Row] = []
     /// Lines printed under the table: counts, checks passed, what to read into the figures.
     var notes: [String] = []
 
+    init(title: String, ratioHeading: String, layout: Layout = .throughput, rows: [Row] = []) {
+        self.title = title
+        self.ratioHeading = ratioHeading
+        self.layout = layout
+        self.rows = rows
+    }
+
     var markdown: String {
-        var lines = ["## \(title)", "", "| Benchmark | p50 | p90 | p99 | ops/s | \(ratioHeading) |", "|---|---:|---:|---:|---:|---:|"]
-        for row in rows {
-            lines.append("| \(row.name) | \(row.p50) | \(row.p90) | \(row.p99) | \(row.opsPerSecond.map(Format.rate) ?? "—") | \(row.ratio) |")
+        var lines = ["## \(title)", ""]
+        switch layout {
+        case .throughput:
+            lines += ["| Benchmark | p50 | p90 | p99 | ops/s | \(ratioHeading) |", "|---|---:|---:|---:|---:|---:|"]
+            for row in rows {
+                lines.append("| \(row.name) | \(row.p50) | \(row.p90) | \(row.p99) | \(row.opsPerSecond.map(Format.rate) ?? "—") | \(row.ratio) |")
+            }
+        case .latency:
+            lines += ["| Benchmark | samples | p50 | p90 | p99 | max | \(ratioHeading) |", "|---|---:|---:|---:|---:|---:|---:|"]
+            for row in rows {
+                lines.append("| \(row.name) | \(row.samples.map(Format.grouped) ?? "—") | \(row.p50) | \(row.p90) | \(row.p99) | \(row.maximum) | \(row.ratio) |")
+            }
         }
         if !notes.isEmpty { lines.append("") }
         lines.append(contentsOf: notes.map { "- \($0)" })
@@ -35,12 +65,20 @@ struct ResultTable: Sendable {
 enum Format {
     /// A duration in seconds, as ns, µs, ms or s.
     static func duration(_ seconds: Double) -> String {
+        // A lower bound measured between two processes can come out below zero.
+        if seconds < 0 { return "−" + duration(-seconds) }
         switch seconds {
         case ..<1e-6: return "\(significant(seconds * 1e9)) ns"
         case ..<1e-3: return "\(significant(seconds * 1e6)) µs"
         case ..<1: return "\(significant(seconds * 1e3)) ms"
         default: return "\(significant(seconds)) s"
         }
+    }
+
+    /// A `Duration`, as ``duration(_:)`` prints seconds.
+    static func duration(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return self.duration(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     static func seconds(_ seconds: Double) -> String { "\(significant(seconds)) s" }

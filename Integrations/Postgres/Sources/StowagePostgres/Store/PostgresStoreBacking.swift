@@ -165,7 +165,7 @@ final class PostgresStoreBacking: Sendable {
                 // The store's own writes come back as notices; it holds their revision already,
                 // or will once the write queued for the key is committed.
                 if !deleted, let held = state.committed[key]?.revision, held >= revision { return false }
-                if state.queuedWritesPerKey[key, default: 0] > 0 {
+                if state.isWriting(key) {
                     state.noticesDuringWrites[key] = max(state.noticesDuringWrites[key] ?? 0, deleted ? .max : revision)
                     return false
                 }
@@ -510,13 +510,8 @@ final class PostgresStoreBacking: Sendable {
         for write in writes {
             let left = state.queuedWritesPerKey[write.key, default: 1] - 1
             state.queuedWritesPerKey[write.key] = left > 0 ? left : nil
-            // A notice that came while the key's writes were queued: read the key unless the commit was newer.
-            if left <= 0, let noticed = state.noticesDuringWrites.removeValue(forKey: write.key),
-                state.committed[write.key]?.revision ?? 0 < noticed
-            {
-                state.keysToRefresh.insert(write.key)
-            }
         }
+        state.settleNotices(forKeys: writes.map(\.key))
     }
 
     /// Drops writes the database refused for good (not for want of a
@@ -565,6 +560,15 @@ final class PostgresStoreBacking: Sendable {
             return
         }
         let keys = Set(plan.map(\.key))
+        // Its own notices come back before its answer: they wait for the answer, as for queued writes.
+        update { $0.keysBeingReplaced.formUnion(keys) }
+        defer {
+            update { state in
+                state.keysBeingReplaced.subtract(keys)
+                state.settleNotices(forKeys: keys)
+            }
+            wake.yield()
+        }
         do {
             let database = database
             let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.replace(plan, on: $0) }

@@ -75,6 +75,9 @@ struct PostgresStoreState {
     var readsPausedUntil: ContinuousClock.Instant?
     /// The pause after the next failed read; `nil` after a success.
     var readRetryDelay: Duration?
+    /// Keys whose compare-and-swap the worker is running: like keys with
+    /// writes queued, their notices wait for its outcome.
+    var keysBeingReplaced: Set<String> = []
     /// The newest revision notices named for keys with writes queued: the
     /// store's own writes come back as notices before it knows their
     /// revision, so the key is read only if its commit turns out older.
@@ -82,6 +85,21 @@ struct PostgresStoreState {
     /// Those who watch the store's status.
     var statusWatchers: [UInt64: AsyncStream<PostgresStore.Status>.Continuation] = [:]
     var nextWatcherID: UInt64 = 0
+
+    /// Whether a notice about `key` must wait for the store's own write of it to land.
+    func isWriting(_ key: String) -> Bool {
+        queuedWritesPerKey[key, default: 0] > 0 || keysBeingReplaced.contains(key)
+    }
+
+    /// Once the store's writes of `keys` have landed, reads those a notice
+    /// named at a newer revision than the store's own commit.
+    mutating func settleNotices(forKeys keys: some Sequence<String>) {
+        for key in keys where !isWriting(key) {
+            if let noticed = noticesDuringWrites.removeValue(forKey: key), committed[key]?.revision ?? 0 < noticed {
+                keysToRefresh.insert(key)
+            }
+        }
+    }
 
     /// Whether a full read that began at listener generation `generation` leaves the cache receiving every change.
     func receivesChanges(afterReadAt generation: UInt64) -> Bool {
