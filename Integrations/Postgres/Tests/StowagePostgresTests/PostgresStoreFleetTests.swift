@@ -18,12 +18,7 @@ struct PostgresStoreFleetTests {
     @Test func aChangeByAnyoneReachesEveryServersObservers() async throws {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
-        let servers = [
-            try await FleetServer("a", namespace: namespace, database: database),
-            try await FleetServer("b", namespace: namespace, database: database),
-            try await FleetServer("c", namespace: namespace, database: database),
-        ]
-        for server in servers { try await server.waitForStatus(Self.live) }
+        let servers = try await FleetServer.live(["a", "b", "c"], namespace: namespace, database: database)
         let store = try await database.openStore(namespace: namespace, options: Self.options)
         let changes = store.changes
 
@@ -67,11 +62,7 @@ struct PostgresStoreFleetTests {
         let writer = try await database.openStore(namespace: namespace, options: Self.options)
         for index in 0..<10 { try writer.set("v\(index)", forKey: "key\(index)") }
         try await writer.commitPendingWrites()
-        let servers = [
-            try await FleetServer("a", namespace: namespace, database: database),
-            try await FleetServer("b", namespace: namespace, database: database),
-        ]
-        for server in servers { try await server.waitForStatus(Self.live) }
+        let servers = try await FleetServer.live(["a", "b"], namespace: namespace, database: database)
         let writerStatus = writer.statusUpdates()
 
         // Listening connections can not come back while the role may not log in; the pools keep theirs.
@@ -121,11 +112,7 @@ struct PostgresStoreFleetTests {
         defer { try? database.control("stop") }
         let namespace = TestDatabase.uniqueNamespace()
         try await database.openStore(namespace: namespace).setAndCommit("before", forKey: "motto")
-        let servers = [
-            try await FleetServer("a", namespace: namespace, database: database),
-            try await FleetServer("b", namespace: namespace, database: database),
-        ]
-        for server in servers { try await server.waitForStatus(Self.live) }
+        let servers = try await FleetServer.live(["a", "b"], namespace: namespace, database: database)
 
         var start = servers.map(\.lineCount)
         try database.control("restart")
@@ -156,11 +143,7 @@ struct PostgresStoreFleetTests {
     @Test func listenersKilledWhileWritesContinueLeaveNoStaleValue() async throws {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
-        let servers = [
-            try await FleetServer("a", namespace: namespace, database: database),
-            try await FleetServer("b", namespace: namespace, database: database),
-        ]
-        for server in servers { try await server.waitForStatus(Self.live) }
+        let servers = try await FleetServer.live(["a", "b"], namespace: namespace, database: database)
         let writer = try await database.openStore(namespace: namespace, options: Self.options)
         let listeners = servers.map { "'\($0.applicationName) listener'" }.joined(separator: ", ")
         var removed: Set<String> = []
@@ -203,8 +186,7 @@ struct PostgresStoreFleetTests {
         let database = try TestDatabase.startPrivate()
         defer { try? database.control("stop") }
         let namespace = TestDatabase.uniqueNamespace()
-        let server = try await FleetServer("a", namespace: namespace, database: database)
-        try await server.waitForStatus(Self.live)
+        let server = try await FleetServer.live(["a"], namespace: namespace, database: database)[0]
         let pid = try database.psql("SELECT pid FROM pg_stat_activity WHERE application_name = '\(server.applicationName) listener'")
         let backend = try #require(pid_t(pid), "one listening connection: \(pid)")
         let start = server.lineCount
@@ -224,12 +206,7 @@ struct PostgresStoreFleetTests {
     @Test func aThousandChangesInABurstLeaveEveryServerWithTheTablesValues() async throws {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
-        let servers = [
-            try await FleetServer("a", namespace: namespace, database: database),
-            try await FleetServer("b", namespace: namespace, database: database),
-            try await FleetServer("c", namespace: namespace, database: database),
-        ]
-        for server in servers { try await server.waitForStatus(Self.live) }
+        let servers = try await FleetServer.live(["a", "b", "c"], namespace: namespace, database: database)
         let writer = try await database.openStore(namespace: namespace, options: Self.options)
         for change in 0..<1_000 {
             if change % 7 == 3 {
@@ -255,8 +232,7 @@ struct PostgresStoreFleetTests {
     @Test func aChangeTooLongToNameInANotificationIsStillSeen() async throws {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
-        let server = try await FleetServer("a", namespace: namespace, database: database)
-        try await server.waitForStatus(Self.live)
+        let server = try await FleetServer.live(["a"], namespace: namespace, database: database)[0]
         let writer = try await database.openStore(namespace: namespace, options: Self.options)
         let key = String(repeating: "\u{1}", count: 2_000)
         try await writer.setAndCommit("long", forKey: key)
@@ -295,8 +271,7 @@ struct PostgresStoreFleetTests {
         let namespace = TestDatabase.uniqueNamespace()
         let first = try FlagPole(FleetFlags(), overrides: InMemoryStore(), remote: try await database.openStore(namespace: namespace, options: Self.options))
         let second = try FlagPole(FleetFlags(), overrides: InMemoryStore(), remote: try await database.openStore(namespace: namespace, options: Self.options))
-        let server = try await FleetServer("a", namespace: namespace, database: database)
-        try await server.waitForStatus(Self.live)
+        let server = try await FleetServer.live(["a"], namespace: namespace, database: database)[0]
         let firstChanges = first.changes(\.newCheckout)
         let secondChanges = second.changes(\.newCheckout)
 

@@ -219,7 +219,7 @@ final class PostgresStoreBacking: Sendable {
         }
         guard waiting else { return }
         try await reply.value(within: options.operationTimeout) { [self] _ in
-            let queued = update { $0.queuedWritesPerKey.values.reduce(0, +) }
+            let queued = state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) }
             return unreachableError(key: nil, doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
         }
     }
@@ -250,7 +250,7 @@ final class PostgresStoreBacking: Sendable {
 
     /// An error for a caller whose wait ran out, with the last failure's explanation.
     private func unreachableError(key: String?, doing what: String) -> StorageError {
-        let last = update { $0.lastError }
+        let last = state.withLock { $0.lastError }
         let cause = last.map { ": \($0.reason)" }
             ?? database.attempts.lastFailureExplanation.map { ": \($0)" }
             ?? ": the database did not answer in time"
@@ -275,7 +275,7 @@ final class PostgresStoreBacking: Sendable {
         await loadUntilReady()
         for await _ in wakeups {
             while let step = nextStep() { await perform(step) }
-            if update({ $0.isClosing && $0.queue.isEmpty }) { break }
+            if state.withLock({ $0.isClosing && $0.queue.isEmpty }) { break }
         }
         clientTask.withLock { $0?.cancel() }
     }
@@ -395,7 +395,7 @@ final class PostgresStoreBacking: Sendable {
     /// Creates the tables if need be and loads the namespace, trying again until it works.
     private func loadUntilReady() async {
         var delay = options.initialRetryDelay
-        while !update({ $0.isClosing }) {
+        while !state.withLock({ $0.isClosing }) {
             let (generation, startedAt) = update { state in
                 state.hasStartedLoading = true
                 return (state.listenGeneration, ContinuousClock.now)
@@ -635,7 +635,7 @@ final class PostgresStoreBacking: Sendable {
                 return
             } catch {
                 noteFailure(error, doing: "could not reload")
-                guard reply == nil, !update({ $0.isClosing }) else {
+                guard reply == nil, !state.withLock({ $0.isClosing }) else {
                     update { _ = $0.queue.removeFirst() }
                     reply?.resolve(.failure(StorageError(
                         code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).", underlyingError: error)))

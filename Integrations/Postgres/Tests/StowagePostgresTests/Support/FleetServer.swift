@@ -62,6 +62,14 @@ final class FleetServer: Sendable {
         _ = try await line(after: 0) { $0 == "ready" }
     }
 
+    /// Starts a server for each name, and waits until each receives changes.
+    static func live(_ names: [String], namespace: String, database: TestDatabase) async throws -> [FleetServer] {
+        var servers: [FleetServer] = []
+        for name in names { servers.append(try await FleetServer(name, namespace: namespace, database: database)) }
+        for server in servers { try await server.waitForStatus(.init(connection: .connected, receivesChanges: true)) }
+        return servers
+    }
+
     /// How many lines it has printed so far.
     var lineCount: Int { state.withLock { $0.lines.count } }
 
