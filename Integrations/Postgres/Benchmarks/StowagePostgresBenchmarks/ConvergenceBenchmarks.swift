@@ -79,7 +79,7 @@ struct ConvergenceBenchmarks {
             "\(repetitions) terminations, each once B was steady (it had heard \(ConvergenceChild.changesHeardWhenSteady) changes since the last one); p50 is the median. Meanwhile A wrote \(Self.perSecond) values a second over \(Self.keys) keys, \(Format.grouped(writes)) in all.",
             "Terminated with `\(Self.terminateListeners)`, as the role `stowage`, from the parent; the number of connections it ended each time: \(Set(recoveries.map(\.terminated)).sorted().map(String.init).joined(separator: " or ")) (B's listener: A and the parent do not listen).",
             "\"Holds every value\": for every key, B's value is at least as new as the one a `SELECT` made after B's status said it received changes again found (checked each time; so the figure includes that round trip).",
-            "Before listening again the listener waits \(Format.duration(defaults.initialRetryDelay)) (`initialRetryDelay`, the default) plus up to a quarter more at random.",
+            "Before listening again the listener waits a pause drawn at random up to \(Format.duration(defaults.initialRetryDelay)) (`initialRetryDelay`, the default).",
         ]
         return table
     }

@@ -9,8 +9,8 @@ import Stowage
 /// It leases a connection from a pool of its own, sends `LISTEN`, and hands
 /// every notice to each subscribed store. When the connection drops, it
 /// tells the stores (whose caches may now miss changes), and listens again
-/// after a pause that starts short and grows with jitter; the pool itself
-/// reconnects with backoff. A `SELECT 1` every ``heartbeatInterval`` finds a
+/// after a pause drawn at random up to a delay that starts short and doubles;
+/// the pool itself reconnects with backoff. A `SELECT 1` every ``heartbeatInterval`` finds a
 /// connection that went silent without closing, and closes it.
 final class ChangeListener: Sendable {
     /// What a store asks to be told.
@@ -178,8 +178,9 @@ final class ChangeListener: Sendable {
             setListening(false)
             guard !Task.isCancelled else { return }
             broadcast { $0.lost(explanation, true) }
-            let jitter = delay * Double.random(in: 0...0.25)
-            try? await Task.sleep(for: delay + jitter)
+            // "Full jitter": anywhere up to the delay, so the servers of a fleet that lost their
+            // listeners together come back spread out, and a lone loss is mended in half the delay.
+            try? await Task.sleep(for: delay * Double.random(in: 0...1))
             delay = min(delay * 2, settings.maximumRetryDelay)
         }
     }
