@@ -79,6 +79,42 @@ struct JSONFileStoreFaultTests {
         #expect(String(decoding: fileBytes(directory.file()) ?? [], as: UTF8.self).contains("\"count\": 7"))
     }
 
+    /// Readers see a compare-and-swap or a transaction only once the file
+    /// holds it. Both used to be applied before the write and taken back when
+    /// the write had to start over, here because another program deleted the
+    /// lock file meanwhile: a thread of the soak test read a counter at 960,
+    /// then at 959.
+    @Test func readersSeeASwapOrATransactionOnlyOnceTheFileHoldsIt() throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"count": 5}"#)
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        let count = store.reference(forKey: "count", as: Int.self)
+        let seenDuringWrites = Collected<Int?>()
+        let writes = Locked(0)
+        let lockPath = directory.file() + ".lock"
+        fileSystem.whileSynchronizingFile.withLock { hook in
+            hook = { _ in
+                seenDuringWrites.append(count.value)
+                // The first write of each change finds its lock file gone, and starts over under a new one.
+                let write = writes.withLock { count in
+                    count += 1
+                    return count
+                }
+                if write % 2 == 1 { POSIXFileSystem().removeFile(at: lockPath) }
+            }
+        }
+        try count.modify { $0 = ($0 ?? 0) + 1 }
+        #expect(count.value == 6)
+        try store.transaction { transaction in
+            let current = try transaction.value(forKey: "count", as: Int.self) ?? 0
+            try transaction.set(current * 10, forKey: "count")
+        }
+        #expect(seenDuringWrites.all == [5, 5, 6, 6], "a reader saw a change before the file held it")
+        #expect(count.value == 60)
+        #expect(try store.reopened().value(forKey: "count", as: Int.self) == 60)
+    }
+
     /// When only the folder's `fsync` failed, the file already holds the
     /// change: other processes may read it, so it is not taken back.
     @Test func aModifyWhoseFolderFsyncFailsKeepsTheChangeTheFileHolds() throws {

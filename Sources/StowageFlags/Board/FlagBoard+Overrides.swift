@@ -11,7 +11,7 @@ extension FlagBoard {
             )
         }
         // A compare-and-swap: written before it returns in a file store, and
-        // taken back if the write fails, so a failure leaves nothing pending.
+        // applied only once written, so a failure leaves nothing pending.
         do { try store.reference(forKey: key, as: StoredValue.self).modify { $0 = canonical } } catch {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the override could not be written.")
         }

@@ -32,73 +32,100 @@ extension JSONFileBacking {
     /// pending, so the next write, `flush()` or the exit writes them anew into
     /// a fresh temporary file.
     func writeBatchUnderLock() throws(StorageError) {
+        _ = try writeBatchUnderLock(staging: [])
+    }
+
+    /// Writes a compare-and-swap or a transaction, after the other pending
+    /// changes; the caller holds the file lock, has reread the file and
+    /// checked the change against it.
+    ///
+    /// The change is not applied to what readers see until the file holds it.
+    /// Applied before, it would have to be taken back when the write fails or
+    /// starts over under a replaced lock file, and a reader could see a
+    /// counter go up, then down, then up again. Nor is it pending meanwhile:
+    /// left pending after a failure, it would be written later over whatever
+    /// other processes wrote (their increments of a counter lost), though the
+    /// caller, a `modify` that tries again say, was told it failed. Plain
+    /// writes made meanwhile are later, and stay pending over it. When only
+    /// the folder's `fsync` failed, the file already holds the change, so it
+    /// is applied, and pending to be made durable.
+    /// - Returns: the keys whose visible value changed, for announcing.
+    func writeStagedChangeUnderLock(_ staged: [(key: String, value: StoredValue?)]) throws(StorageError) -> [String] {
+        try writeBatchUnderLock(staging: staged)
+    }
+
+    private func writeBatchUnderLock(staging staged: [(key: String, value: StoredValue?)]) throws(StorageError) -> [String] {
         let layout = options.keyLayout
         if let reason = state.withLock({ $0.readOnlyReason }) {
             // Never write over a file the store could not make sense of; the changes stay pending.
-            throw JSONFileBacking.readOnlyError(key: nil, reason: reason)
+            throw JSONFileBacking.readOnlyError(key: staged.first?.key, reason: reason)
         }
-        let (batch, disk, identity, lastWritten) = state.withLock { state in
-            defer { state.pending = [:] }
-            return (state.orderedPending, state.disk, state.diskIdentity, state.lastWritten)
+        let (batch, disk, identity, lastWritten, firstStagedSequence) = state.withLock { state in
+            defer {
+                state.pending = [:]
+                // The staged changes come after the batch and before any change made while they are written.
+                state.nextSequence &+= UInt64(staged.count)
+            }
+            return (state.orderedPending, state.disk, state.diskIdentity, state.lastWritten, state.nextSequence)
         }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty || !staged.isEmpty else { return [] }
+        let stagedTopKeys = Set(staged.map { layout.topLevelKey(of: $0.key) })
         var document = disk
-        for (key, change) in batch {
-            // `reload` dropped every change that conflicts with this disk state.
-            try? layout.apply(change.value, forKey: key, to: &document)
-        }
         do {
+            for (key, change) in batch {
+                // `reload` dropped every change that conflicts with this disk state.
+                try? layout.apply(change.value, forKey: key, to: &document)
+            }
+            for (key, value) in staged { try layout.apply(value, forKey: key, to: &document) }
             let serialized: JSONSerializedObject
             if let lastWritten, lastWritten.identity == identity {
-                let changedKeys = Set(batch.map { layout.topLevelKey(of: $0.key) })
+                let changedKeys = Set(batch.map { layout.topLevelKey(of: $0.key) }).union(stagedTopKeys)
                 serialized = try serializer.serializeObject(document, changing: changedKeys, since: lastWritten.object)
             } else {
                 serialized = try serializer.serializeObject(document, expectedByteCount: Int(identity?.size ?? 0) + 64)
             }
             let written = try writeFile(serialized.bytes)
-            state.withLock { state in
+            let (changed, dropped) = state.withLock { state in
                 state.failedWrites = 0
                 state.disk = document
                 state.diskIdentity = written.identity
                 // Keeping the text doubles the memory a file takes; past this size, write from scratch.
                 state.lastWritten = serialized.bytes.count <= Self.largestTextKeptForTheNextWrite ? (serialized, written.identity) : nil
+                return publish(stagedTopKeys, in: &state, layout: layout)
             }
+            reportDropped(dropped)
+            return changed
         } catch {
-            state.withLock { state in
+            let leftInPlace = (error.underlyingError as? SystemCallError)?.leftNewContentsInPlace == true
+            let (changed, dropped) = state.withLock { state in
                 for (key, change) in batch where state.pending[key] == nil {
                     state.pending[key] = change
                 }
+                if leftInPlace {
+                    for (offset, (key, value)) in staged.enumerated() {
+                        let sequence = firstStagedSequence &+ UInt64(offset)
+                        if let newer = state.pending[key], newer.sequence > sequence { continue }
+                        state.pending[key] = PendingChange(value: value, sequence: sequence)
+                    }
+                }
                 // A replaced lock file is no failure: the write starts over under the new lock.
                 if !error.lockFileWasReplaced { state.lastError = error }
+                return leftInPlace ? publish(stagedTopKeys, in: &state, layout: layout) : ([], [])
             }
+            reportDropped(dropped)
+            announce(changed)
             throw error
         }
     }
 
-    /// Writes a compare-and-swap or a transaction, with the other pending
-    /// changes; the caller holds the file lock.
-    ///
-    /// If the write fails before the new file takes the old one's place, the
-    /// change is taken back, and the caller is told it was not made. Left
-    /// pending, it would be written later over whatever other processes wrote
-    /// meanwhile (their increments of a counter lost), though the caller, a
-    /// `modify` that tries again say, was told it failed. Plain writes made
-    /// before stay pending, as after any failed write. When only the folder's
-    /// `fsync` failed, the file already holds the change, so it stays.
-    func writeAtomicChangeUnderLock(_ recorded: RecordedChanges) throws(StorageError) {
-        do {
-            try writeBatchUnderLock()
-        } catch {
-            if (error.underlyingError as? SystemCallError)?.leftNewContentsInPlace != true {
-                let layout = options.keyLayout
-                reportDropped(state.withLock { state in
-                    let (changed, dropped) = state.takeBack(recorded, layout: layout)
-                    discardCachedValues(changed)
-                    return dropped
-                })
-            }
-            throw error
-        }
+    /// Makes what readers see of `topKeys` what the file and the pending
+    /// changes say, and drops the cached values of the keys that changed, in
+    /// the same critical section, so that they change together.
+    private func publish(_ topKeys: Set<String>, in state: inout JSONFileState, layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError]) {
+        guard !topKeys.isEmpty else { return ([], []) }
+        let (changed, dropped) = state.rebuildVisible(of: topKeys, layout: layout)
+        discardCachedValues(changed)
+        return (changed, dropped)
     }
 
     /// The largest file whose text is kept between writes (16 MiB).

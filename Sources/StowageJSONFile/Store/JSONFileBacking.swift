@@ -118,50 +118,31 @@ final class JSONFileBacking: Sendable {
 
     /// Compare-and-swap of several keys under the file lock, after rereading
     /// the file, so it is atomic with every writer in every process; written
-    /// before it returns. Either every replacement is applied or none.
+    /// before it returns, and visible to readers only once written. Either
+    /// every replacement is applied or none.
     func replace(expecting expected: [String: StoredValue?], with replacements: [(key: String, value: StoredValue?)]) throws(StorageError) -> (replaced: Bool, changed: [String]) {
         var normalized: [(key: String, value: StoredValue?)] = []
         for (key, value) in replacements { normalized.append((key, try normalizedForFile(value, forKey: key))) }
         let layout = options.keyLayout
-        // The keys readers may have seen change, announced even when the disk write fails.
-        var appliedBeforeWriting: [String] = []
+        // The keys other writers changed, announced even when this write fails.
+        var reloaded: [String] = []
         do throws(StorageError) {
-            return try replaceUnderLock(expecting: expected, with: normalized, layout: layout, applied: &appliedBeforeWriting)
+            return try withFileLock { () throws(StorageError) in
+                reloaded = try reload(mode: .locked)
+                let matches = try state.withLock { state throws(StorageError) -> Bool in
+                    if let reason = state.readOnlyReason { throw Self.readOnlyError(key: normalized.first?.key, reason: reason) }
+                    for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return false }
+                    try state.validate(normalized, layout: layout)
+                    return true
+                }
+                guard matches else { return (false, reloaded) }
+                return (true, reloaded + (try writeStagedChangeUnderLock(normalized)))
+            }
         } catch {
-            announce(appliedBeforeWriting)
+            announce(reloaded)
             // Plain changes made before are still pending, and the failed write may have been carrying them.
             scheduleRetry()
             throw error
-        }
-    }
-
-    private func replaceUnderLock(
-        expecting expected: [String: StoredValue?], with normalized: [(key: String, value: StoredValue?)],
-        layout: JSONFileStore.KeyLayout, applied: inout [String]
-    ) throws(StorageError) -> (replaced: Bool, changed: [String]) {
-        try withFileLock { () throws(StorageError) in
-            var changed = try reload(mode: .locked)
-            let recorded = try state.withLock { state throws(StorageError) -> RecordedChanges? in
-                if let reason = state.readOnlyReason { throw Self.readOnlyError(key: normalized.first?.key, reason: reason) }
-                for (key, value) in expected where layout.value(forKey: key, in: state.visible) != value { return nil }
-                let before = state
-                let recording = state.changesAbout(toBeRecordedFor: normalized.map(\.key))
-                var applied: [String] = []
-                do throws(StorageError) {
-                    for (key, value) in normalized { applied += try state.applyChange(value, forKey: key, layout: layout) }
-                } catch {
-                    state = before
-                    throw error
-                }
-                discardCachedValues(applied)
-                changed += applied
-                return recording.ended(at: state)
-            }
-            guard let recorded else { return (false, changed) }
-            // Announced whether the write succeeds or the change is taken back: readers may have seen it meanwhile.
-            applied = changed
-            try writeAtomicChangeUnderLock(recorded)
-            return (true, changed)
         }
     }
 

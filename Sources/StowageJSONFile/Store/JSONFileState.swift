@@ -70,38 +70,41 @@ struct JSONFileState: Sendable {
         return (changed, dropped)
     }
 
-    /// What a compare-and-swap or a transaction is about to record as
-    /// pending, taken before it does, so the change can be taken back.
-    func changesAbout(toBeRecordedFor keys: some Sequence<String>) -> RecordedChanges {
-        RecordedChanges(
-            previous: Dictionary(keys.map { ($0, pending[$0]) }, uniquingKeysWith: { first, _ in first }),
-            firstSequence: nextSequence)
-    }
-
-    /// Takes back what `recorded` recorded, except where a later change of
-    /// the same key has superseded it, and rebuilds what readers see.
-    mutating func takeBack(_ recorded: RecordedChanges, layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError]) {
-        for (key, previous) in recorded.previous {
-            guard let current = pending[key], current.sequence >= recorded.firstSequence, current.sequence < recorded.endSequence else { continue }
-            pending[key] = previous
+    /// Checks that `changes` apply to what readers see, without applying
+    /// them: a compare-and-swap or a transaction is refused before it is
+    /// written, not after.
+    func validate(_ changes: [(key: String, value: StoredValue?)], layout: JSONFileStore.KeyLayout) throws(StorageError) {
+        var scratch: [String: StoredValue] = [:]
+        for (key, _) in changes {
+            let topKey = layout.topLevelKey(of: key)
+            scratch[topKey] = visible[topKey]
         }
-        return rebuildVisible(layout: layout)
+        for (key, value) in changes { try layout.apply(value, forKey: key, to: &scratch) }
     }
-}
 
-/// The pending changes a compare-and-swap or a transaction recorded.
-struct RecordedChanges: Sendable {
-    /// Each key's pending change before, `nil` when it had none.
-    var previous: [String: PendingChange?]
-    /// The sequence numbers the recorded changes got: from `firstSequence` to `endSequence`, exclusive.
-    var firstSequence: UInt64
-    var endSequence: UInt64 = .max
-
-    /// Marks where the recording ended, so later changes are told apart.
-    func ended(at state: JSONFileState) -> RecordedChanges {
-        var ended = self
-        ended.endSequence = state.nextSequence
-        return ended
+    /// Rebuilds what readers see of the top-level members `topKeys`, from
+    /// `disk` and the pending changes of those members, in order: a write
+    /// that changed `disk` (or a compare-and-swap recorded as pending) becomes
+    /// visible without going over the whole document.
+    /// - Returns: the keys whose visible value changed, and why changes were dropped.
+    mutating func rebuildVisible(of topKeys: Set<String>, layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError]) {
+        var before: [String: StoredValue] = [:]
+        var rebuilt: [String: StoredValue] = [:]
+        for topKey in topKeys {
+            before[topKey] = visible[topKey]
+            rebuilt[topKey] = disk[topKey]
+        }
+        var dropped: [StorageError] = []
+        for (key, change) in orderedPending where topKeys.contains(layout.topLevelKey(of: key)) {
+            do throws(StorageError) {
+                try layout.apply(change.value, forKey: key, to: &rebuilt)
+            } catch {
+                pending.removeValue(forKey: key)
+                dropped.append(error)
+            }
+        }
+        for topKey in topKeys { visible[topKey] = rebuilt[topKey] }
+        return (layout.changedKeys(from: before, to: rebuilt), dropped)
     }
 }
 

@@ -6,7 +6,8 @@ extension JSONFileStore {
     ///
     /// The body runs holding the file's cross-process lock, after the file is
     /// reread; its writes are applied together and written to disk before
-    /// `transaction` returns. If that write fails, they are taken back and
+    /// `transaction` returns; readers see them only once the file holds them.
+    /// If that write fails, nothing of them is applied or left pending, and
     /// `transaction` throws. If a thread of this process changed a key the
     /// body read while it ran, the body runs again on the new values, so keep
     /// it free of side effects. Inside the body use only the transaction: the
@@ -46,13 +47,12 @@ extension JSONFileStore {
             } catch {
                 return TransactionOutcome(changed: changed, result: .failure(error))
             }
-            guard let commit = try commit(transaction) else { continue }
-            changed += commit.changed
+            guard try isStillValid(transaction) else { continue }
             guard !transaction.writes.isEmpty else { return TransactionOutcome(changed: changed, result: .success(result)) }
             do throws(StorageError) {
-                try backing.writeAtomicChangeUnderLock(commit.recorded)
+                changed += try backing.writeStagedChangeUnderLock(transaction.writes)
             } catch where !error.lockFileWasReplaced {
-                // The failed write took the transaction back; it stays pending for the next write.
+                // Nothing of the transaction was applied or stays pending.
                 backing.scheduleRetry()
                 return TransactionOutcome(changed: changed, result: .failure(error))
             }
@@ -61,24 +61,19 @@ extension JSONFileStore {
         }
     }
 
-    /// Applies the transaction's writes to the store's state, or returns
-    /// `nil` when another thread of this process changed a key the body read
-    /// while it ran, so the body must run again on the new values.
-    private func commit(_ transaction: JSONFileTransaction) throws(StorageError) -> (changed: [String], recorded: RecordedChanges)? {
+    /// Whether the transaction may be written: `false` when another thread
+    /// of this process changed a key the body read while it ran, so the body
+    /// must run again on the new values. Its writes become visible only once
+    /// the file holds them (``JSONFileBacking/writeStagedChangeUnderLock(_:)``).
+    private func isStillValid(_ transaction: JSONFileTransaction) throws(StorageError) -> Bool {
         let layout = options.keyLayout
-        return try backing.state.withLock { state throws(StorageError) -> (changed: [String], recorded: RecordedChanges)? in
-            for (key, seen) in transaction.reads where layout.value(forKey: key, in: state.visible) != seen { return nil }
+        return try backing.state.withLock { state throws(StorageError) -> Bool in
+            for (key, seen) in transaction.reads where layout.value(forKey: key, in: state.visible) != seen { return false }
             if let reason = state.readOnlyReason {
                 throw JSONFileBacking.readOnlyError(key: transaction.writes.first?.key, reason: reason)
             }
-            var visible = state.visible
-            for (key, value) in transaction.writes { try layout.apply(value, forKey: key, to: &visible) }
-            let recording = state.changesAbout(toBeRecordedFor: transaction.writes.map(\.key))
-            for (key, value) in transaction.writes { state.recordPending(value, forKey: key) }
-            let changed = layout.changedKeys(from: state.visible, to: visible)
-            state.visible = visible
-            backing.discardCachedValues(changed)
-            return (changed, recording.ended(at: state))
+            try state.validate(transaction.writes, layout: layout)
+            return true
         }
     }
 }

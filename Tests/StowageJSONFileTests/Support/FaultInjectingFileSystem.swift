@@ -28,6 +28,9 @@ struct FaultInjectingFileSystem: FileSystem {
     let synchronizedDirectories = Collected<String>()
     /// Signalled after each rename that succeeded, so a test can wait for a write to land.
     let completedRenames = DispatchSemaphore(value: 0)
+    /// Runs as each file (not folder) is `fsync`ed, before it is: a test's
+    /// window into the middle of a write.
+    let whileSynchronizingFile = Locked<(@Sendable (String) -> Void)?>(nil)
 
     init(failing: Step, code: Int32, times: Int = .max) {
         self.failing = failing
@@ -91,6 +94,7 @@ struct FaultInjectingFileSystem: FileSystem {
 
     func synchronize(_ descriptor: Int32, path: String) throws(SystemCallError) {
         try fail(.fsync, path)
+        whileSynchronizingFile.withLock { $0 }?(path)
         try real.synchronize(descriptor, path: path)
     }
 

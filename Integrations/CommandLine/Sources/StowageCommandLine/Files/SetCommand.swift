@@ -22,7 +22,7 @@ struct SetCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             // A compare-and-swap: written and durable before it returns, and
-            // taken back if it fails, so a timed-out lock leaves nothing to write at exit.
+            // applied only once written, so a timed-out lock leaves nothing to write at exit.
             let store = try file.open()
             let newValue = CommandLineValue.parse(value)
             try store.reference(forKey: key, as: StoredValue.self).modify { $0 = newValue }
