@@ -27,4 +27,25 @@ struct FileChangeMonitorTests {
             #expect(monitor.registrationID(of: kept.backing) == keptID, "round \(round): the new store is no longer watched")
         }
     }
+
+    /// A process that exits with an inotify watch in place waits for the
+    /// kernel to tear it down, so the folder is watched from the first tick
+    /// on, not from the opening: a short-lived tool never pays for it.
+    /// Polling alone never watches it.
+    @Test func theFolderIsWatchedFromTheFirstTickOnAndOnlyWithAutomaticDetection() throws {
+        let directory = TemporaryDirectory()
+        let monitor = FileChangeMonitor.shared
+        let automatic = JSONFileStore(url: directory.url("automatic.json"), options: .init(changeDetection: .automatic(pollInterval: .seconds(600))))
+        let polling = JSONFileStore(url: directory.url("polling.json"), options: .init(changeDetection: .polling(interval: .seconds(600))))
+        #expect(!monitor.watchesDirectory(of: automatic.backing), "the folder was watched before the first tick")
+        let automaticID = try #require(monitor.registrationID(of: automatic.backing))
+        let pollingID = try #require(monitor.registrationID(of: polling.backing))
+        // What each timer does on its first tick.
+        monitor.tick(automaticID, automatic.backing, watchingDirectory: true)
+        monitor.tick(pollingID, polling.backing, watchingDirectory: false)
+        #if os(Linux)
+        #expect(monitor.watchesDirectory(of: automatic.backing))
+        #endif
+        #expect(!monitor.watchesDirectory(of: polling.backing), "polling alone watched the folder")
+    }
 }

@@ -12,11 +12,17 @@ import Stowage
 ///
 /// Each backing with change detection gets a timer that checks its file's
 /// status (device, inode, size, modification time) every poll interval. On
-/// Linux, one inotify descriptor also watches the files' directories, so an
-/// edit, a rename over the file (as editors save) or a delete is noticed
-/// within milliseconds rather than at the next tick. A check only rereads a
-/// file whose status changed, and never waits behind a writer of this process:
-/// if one holds the file, the next tick or event checks again.
+/// Linux, with automatic detection, one inotify descriptor also watches the
+/// files' directories, so an edit, a rename over the file (as editors save)
+/// or a delete is noticed within milliseconds rather than at the next tick.
+/// A check only rereads a file whose status changed, and never waits behind a
+/// writer of this process: if one holds the file, the next tick or event
+/// checks again.
+///
+/// The directory is watched from the first tick on, not from the opening: a
+/// process that exits with a watch in place waits for the kernel to tear it
+/// down (about 2 ms, measured, a third of a short-lived tool's whole run),
+/// and a program that runs for less than a poll interval needs no watch.
 final class FileChangeMonitor: Sendable {
     static let shared = FileChangeMonitor()
 
@@ -83,17 +89,35 @@ final class FileChangeMonitor: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = max(1_000_000, interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)))
+        let watchesDirectory = if case .automatic = backing.options.changeDetection { true } else { false }
         timer.setEventHandler { [weak backing] in
-            guard let backing else {
-                FileChangeMonitor.shared.unwatch(identifier)
-                return
-            }
-            FileChangeMonitor.shared.addDirectoryWatchIfNeeded(for: identifier)
-            backing.checkForExternalChange()
+            FileChangeMonitor.shared.tick(identifier, backing, watchingDirectory: watchesDirectory)
         }
         registrations.withLock { $0.byID[identifier] = Registration(backing: backing, directory: directory, timer: timer) }
-        addDirectoryWatchIfNeeded(for: identifier)
         timer.resume()
+    }
+
+    /// One tick of a registration's timer: checks the file, and with
+    /// automatic detection watches its directory from now on.
+    func tick(_ identifier: UInt64, _ backing: JSONFileBacking?, watchingDirectory: Bool) {
+        guard let backing else {
+            unwatch(identifier)
+            return
+        }
+        if watchingDirectory { addDirectoryWatchIfNeeded(for: identifier) }
+        backing.checkForExternalChange()
+    }
+
+    /// Whether the directory of `backing`'s file is watched for its sake (always `false` off Linux).
+    func watchesDirectory(of backing: JSONFileBacking) -> Bool {
+        #if os(Linux)
+        guard let identifier = registrationID(of: backing),
+            let directory = registrations.withLock({ $0.byID[identifier]?.directory })
+        else { return false }
+        return watches.withLock { $0[directory]?.users.contains(identifier) == true }
+        #else
+        return false
+        #endif
     }
 
     /// The number `backing` is registered under, if it is watched.
