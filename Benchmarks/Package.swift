@@ -26,9 +26,25 @@ let package = Package(
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                // Built with the suite, so groups 15 and 16 find them beside it; not linked.
+                "ColdStartStowage", "ColdStartFoundation", "ModifyWorker",
             ],
             path: "Benchmarks/StowageBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Whole processes that groups 15 and 16 start (outside Benchmarks/, where the
+        // plugin would take them for suites): each links only what its
+        // job needs, so starting it costs what it would cost a real tool.
+        .executableTarget(
+            name: "ColdStartStowage",
+            dependencies: [.product(name: "StowageJSONFile", package: "Stowage")],
+            path: "Programs/ColdStartStowage"
+        ),
+        .executableTarget(name: "ColdStartFoundation", path: "Programs/ColdStartFoundation"),
+        .executableTarget(
+            name: "ModifyWorker",
+            dependencies: [.product(name: "StowageJSONFile", package: "Stowage")],
+            path: "Programs/ModifyWorker"
         ),
     ],
     swiftLanguageModes: [.v6]

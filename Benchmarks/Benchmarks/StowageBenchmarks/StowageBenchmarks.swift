@@ -24,4 +24,6 @@ let benchmarks: @Sendable () -> Void = {
     registerCompositionBenchmarks()
     registerChangeDetectionBenchmarks()
     registerFlagBenchmarks()
+    registerColdStartBenchmarks()
+    registerMultiProcessModifyBenchmarks()
 }

@@ -1,0 +1,63 @@
+import Benchmark
+import Foundation
+
+/// Group 16: 1, 2, 4 and 8 processes each add 1 to a counter in one settings
+/// file 100 times (`modify`, under the file's cross-process lock), against the
+/// hand-written floor (`flock`, read, write a temporary file, `fsync`,
+/// `rename`, `fsync` the folder) in the same number of processes; Stowage
+/// with its change monitor off for context. One sample is the whole run,
+/// from the first spawn to the last exit; the throughput is increments a
+/// second. The file starts small (one key), so the work is the lock and the
+/// disk, not the parsing.
+func registerMultiProcessModifyBenchmarks() {
+    let increments = 100
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(6),
+        maxIterations: 30
+    )
+    for processes in [1, 2, 4, 8] {
+        for (letter, mode, label) in [
+            ("a", "stowage", "Stowage modify, default options (change monitor on)"),
+            ("b", "floor", "baseline hand-written flock, read, write, fsync, rename, fsync folder"),
+            ("c", "stowage-no-monitor", "context Stowage modify, changeDetection: .none"),
+        ] {
+            let state = SetupState<(TemporaryDirectory, [[String]])>()
+            Benchmark(
+                "16\(letter) \(processes) process\(processes == 1 ? "" : "es") x \(increments) increments of one counter - \(label)",
+                configuration: configuration,
+                closure: { benchmark in
+                    let (directory, commands) = state.unwrapped
+                    let file = directory.path("counter.json")
+                    let before = try counter(in: file)
+                    benchmark.startMeasurement()
+                    try ChildProcesses.runTogether(commands)
+                    benchmark.stopMeasurement()
+                    // Every process's every increment must be there, or the figure means nothing.
+                    let after = try counter(in: file)
+                    guard after == before + processes * increments else {
+                        throw ChildProcesses.Failure(description: "the counter went from \(before) to \(after), not up by \(processes * increments)")
+                    }
+                },
+                setup: {
+                    let directory = try TemporaryDirectory("modify-\(processes)")
+                    let worker = try ChildProcesses.executable("ModifyWorker")
+                    let command = [worker, mode, directory.path("counter.json"), "\(increments)"]
+                    state.value = (directory, Array(repeating: command, count: processes))
+                },
+                teardown: { state.value?.0.remove() }
+            )
+        }
+    }
+}
+
+/// The counter a group 16 file holds, 0 before the first run.
+private func counter(in file: String) throws -> Int {
+    guard FileManager.default.fileExists(atPath: file) else { return 0 }
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    guard let name = text.range(of: "\"counter\"") else { return 0 }
+    return Int(String(text[name.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber })) ?? 0
+}
