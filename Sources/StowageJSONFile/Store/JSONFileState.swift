@@ -47,7 +47,12 @@ struct JSONFileState: Sendable {
 
     /// The pending changes in the order they were made.
     var orderedPending: [(key: String, change: PendingChange)] {
-        pending.map { ($0.key, $0.value) }.sorted { $0.change.sequence < $1.change.sequence }
+        Self.inOrder(pending)
+    }
+
+    /// `changes` in the order they were made.
+    static func inOrder(_ changes: [String: PendingChange]) -> [(key: String, change: PendingChange)] {
+        changes.map { ($0.key, $0.value) }.sorted { $0.change.sequence < $1.change.sequence }
     }
 
     /// Rebuilds what readers see: `disk` with the pending changes applied in
