@@ -4,7 +4,9 @@
 package enum ReadResult<Value: Sendable>: Sendable {
     case absent
     case present(Value)
-    case failed(StorageError)
+    /// Indirect, so that a cache holds a pointer rather than a whole
+    /// `StorageError` beside every value: every live reference keeps one.
+    indirect case failed(StorageError)
 
     @inlinable @inline(__always) var value: Value? {
         if case .present(let value) = self { return value }

@@ -1,4 +1,3 @@
-public import Observation
 public import Synchronization
 
 /// The part of a ``StorageReference`` that every read touches: the cache and
@@ -16,29 +15,70 @@ public import Synchronization
 /// seqlock made only of atomics: a reader takes no lock at all, and
 /// ThreadSanitizer sees every access. Every other value is read under the lock.
 @usableFromInline
-final class ReferenceCore<Value: Storable>: Observable, Sendable {
-    @usableFromInline let state = Locked(ReferenceState<Value>())
-    @usableFromInline let registrar = ObservationRegistrar()
-    /// Built once: forming a key path in generic code costs more than a cached read.
-    /// `nonisolated(unsafe)` only because `KeyPath` is not marked `Sendable`; it
-    /// is immutable, and this one is never changed after `init`.
-    @usableFromInline nonisolated(unsafe) let trackedKeyPath: KeyPath<ReferenceCore, Void>
+final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
+    // Sendable for the reasons `ObservedKey` gives; `stateStorage` is touched
+    // only between `lockState()` and `unlockState()`, and the rest are `let`s
+    // of Sendable types or the locks themselves.
+
+    /// Two platform locks in one allocation: the state's lock, then the turn
+    /// of reads that fill the cache. Apart, as two `Locked` boxes, they took
+    /// four allocations; a live reference's memory is mostly fixed costs like these.
+    @usableFromInline let locks: OpaquePointer
+    /// Guarded by `locks[0]`; reached through ``state``.
+    @exclusivity(unchecked) @usableFromInline var stateStorage = ReferenceState<Value>()
 
     /// Bit 0: a writer is updating the slot; bit 1: the slot holds a present
     /// value; the bits above count updates, so a reader can tell one happened.
     @usableFromInline let fastSequence = Atomic<UInt64>(0)
     @usableFromInline let fastBits = Atomic<UInt64>(0)
 
-    /// Held by the one read that goes to the store to fill the cache; see
-    /// `StorageReference.readAndCache()` for why those reads take turns.
-    let storeReadTurn = Locked(())
-    /// The thread holding `storeReadTurn`, so a store that reads the same key
-    /// again from inside that read (through an observer, say) does not wait for itself.
+    /// The thread holding the store-read turn (`locks[1]`), so a store that
+    /// reads the same key again from inside that read (through an observer,
+    /// say) does not wait for itself. See `StorageReference.readAndCache()`
+    /// for why those reads take turns.
     let storeReadTurnHolder = Atomic<UInt>(0)
 
-    init() {
-        trackedKeyPath = \.changeMarker
+    /// Inlinable, so that it is specialised where a reference is made: made
+    /// generically, it looked up the metadata of every generic type in the state.
+    @inlinable
+    override init() {
+        locks = Self.makeLocks()
     }
+
+    @usableFromInline
+    static func makeLocks() -> OpaquePointer { OpaquePointer(PlatformLock.make(count: 2)) }
+
+    deinit {
+        PlatformLock.destroy(UnsafeMutablePointer(locks), count: 2)
+    }
+
+    /// The state, under its lock: `core.state.withLock { $0.cached }`.
+    @inlinable
+    var state: StateAccess { StateAccess(core: self) }
+
+    /// What `Locked.withLock` offered when the state lived in one, over the core's own lock.
+    @usableFromInline
+    struct StateAccess {
+        @usableFromInline let core: ReferenceCore
+
+        @inlinable
+        init(core: ReferenceCore) { self.core = core }
+
+        /// Runs `body` with exclusive access to the state; keep it short, and call no user code in it.
+        @inlinable
+        func withLock<Result, Failure: Error>(_ body: (inout ReferenceState<Value>) throws(Failure) -> Result) throws(Failure) -> Result {
+            core.lockState()
+            defer { core.unlockState() }
+            return try body(&core.stateStorage)
+        }
+    }
+
+    @usableFromInline func lockState() { PlatformLock.acquire(UnsafeMutablePointer(locks)) }
+    @usableFromInline func unlockState() { PlatformLock.release(UnsafeMutablePointer(locks)) }
+
+    /// Waits for, then holds, the turn to read the store for the cache.
+    func acquireStoreReadTurn() { PlatformLock.acquire(UnsafeMutablePointer<PlatformLock>(locks) + 1) }
+    func releaseStoreReadTurn() { PlatformLock.release(UnsafeMutablePointer<PlatformLock>(locks) + 1) }
 
     /// Whether `Value` can live in the lock-free slot; constant once specialised.
     @inlinable
@@ -74,21 +114,6 @@ final class ReferenceCore<Value: Storable>: Observable, Sendable {
         } else {
             fastSequence.store(updates << 2, ordering: .releasing)
         }
-    }
-
-    /// What observers of the key track; it has no value of its own.
-    @usableFromInline var changeMarker: Void { () }
-
-    /// Registers a read with any Observation tracking in progress.
-    @inlinable @inline(__always)
-    func trackAccess() {
-        registrar.access(self, keyPath: trackedKeyPath)
-    }
-
-    /// Runs `body` as a change, so tracking that saw a read fires.
-    @inlinable
-    func withMutation<Result>(_ body: () -> Result) -> Result {
-        registrar.withMutation(of: self, keyPath: trackedKeyPath, body)
     }
 
     /// The cached result, if valid, and the generation it belongs to.

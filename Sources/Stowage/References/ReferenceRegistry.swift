@@ -1,21 +1,36 @@
 
 /// Receives the news that a key changed; implemented by ``StorageReference``.
 @usableFromInline
-package protocol ChangeReceiving: AnyObject, Sendable {
+protocol ChangeReceiving: AnyObject, Sendable {
     func storageDidChange()
     /// Drops the cached value, telling no one: the store is applying a change it announces afterwards.
     func discardCachedValue()
     /// Called once another live reference shares this one's key, so writes
     /// through it start telling the others; until then they skip the registry.
     func noteSiblingReference()
+    /// The reference's core, which the registry keeps, and which carries its entry.
+    var observedKey: ObservedKey { get }
 }
 
 /// The process-wide table of live references: at most one per (store instance,
 /// key, reference type), held weakly so that a reference lives exactly as long
 /// as someone uses it.
 ///
-/// Entries of dead references are swept lazily on insertion, never from a
-/// reference's `deinit`, so no `deinit` ever runs while the table is locked.
+/// The table holds each reference's core strongly, and the core carries the
+/// entry: the reference (weakly), its type, and the core of the same key's
+/// reference of another value type, if any (most keys have one). A reference
+/// takes its entry out in its `deinit`. No `deinit` ever runs while the table
+/// is locked: every strong pointer to a reference read under the lock is
+/// released only after unlocking. (Dead entries used to wait for a sweep of
+/// the whole table, whose cost grew with the number of live references.)
+///
+/// A read of a cached value (`store.values.name`) reads the core without
+/// loading the reference: the weak load and the release after it were a
+/// third of such a read. A core is read so only while its entry is not
+/// retired. An entry is retired as soon as any walk of the table finds its
+/// reference gone, and every route by which a key changes (a write through
+/// another reference, an announcement, a discard) walks the key's entries,
+/// so a core whose reference died is never read after a change it missed.
 @usableFromInline
 final class ReferenceRegistry: Sendable {
     @usableFromInline static let shared = ReferenceRegistry()
@@ -25,25 +40,7 @@ final class ReferenceRegistry: Sendable {
         let key: String
     }
 
-    /// A class, so that reading entries copies a strong pointer: copying a
-    /// struct holding a weak reference copies the weak reference, which was a
-    /// quarter of a lookup.
-    private final class Entry: Sendable {
-        let referenceType: ObjectIdentifier
-        weak let reference: (any ChangeReceiving)?
-
-        init(referenceType: ObjectIdentifier, reference: any ChangeReceiving) {
-            self.referenceType = referenceType
-            self.reference = reference
-        }
-    }
-
-    private struct State {
-        var slots: [Slot: [Entry]] = [:]
-        var insertionsUntilSweep = 1024
-    }
-
-    private let state = Locked(State())
+    private let slots = Locked<[Slot: ObservedKey]>([:])
 
     /// The live reference of the type identified by `referenceType` for `key`
     /// in the store identified by `storeID`, if there is one. Not generic, so
@@ -51,10 +48,42 @@ final class ReferenceRegistry: Sendable {
     @usableFromInline
     func existingReference(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> (any ChangeReceiving)? {
         let slot = Slot(store: storeID, key: key)
-        return state.withLock { state -> (any ChangeReceiving)? in
-            guard let entries = state.slots[slot] else { return nil }
-            return Self.liveReference(ofType: referenceType, in: entries)
+        return slots.withLock { slots -> (any ChangeReceiving)? in
+            // Through `_modify`, in place: a copy of the entry is a retain and a release.
+            Self.withEntry(ofType: referenceType, in: &slots[slot]) { Self.liveReference(of: $0) }
         }
+    }
+
+    /// The core of the reference of the type identified by `referenceType`
+    /// for `key`, without loading the reference, if its entry is not retired:
+    /// a reference that is gone and missed no change left a core that is still right.
+    @usableFromInline
+    func existingCore(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> AnyObject? {
+        let slot = Slot(store: storeID, key: key)
+        return slots.withLock { slots -> AnyObject? in
+            Self.withEntry(ofType: referenceType, in: &slots[slot]) { $0.isRetired ? nil : $0 }
+        }
+    }
+
+    /// `body` applied to the first entry of `referenceType` in the chain, if there is one.
+    @inline(__always)
+    private static func withEntry<Result>(ofType referenceType: ObjectIdentifier, in first: inout ObservedKey?, _ body: (ObservedKey) -> Result?) -> Result? {
+        guard let head = first else { return nil }
+        // Most keys have one reference type: no walk, no further retain.
+        if head.registeredType == referenceType { return body(head) }
+        var entry = head.nextRegistered
+        while let current = entry {
+            if current.registeredType == referenceType { return body(current) }
+            entry = current.nextRegistered
+        }
+        return nil
+    }
+
+    /// The entry's reference, or `nil` and the entry retired.
+    private static func liveReference(of entry: ObservedKey) -> (any ChangeReceiving)? {
+        if let live = entry.registeredReference { return live }
+        entry.isRetired = true
+        return nil
     }
 
     /// The live reference for `key` in `store`, made by `make` if there is none.
@@ -66,29 +95,85 @@ final class ReferenceRegistry: Sendable {
         // Strong copies of references read while locked are released only after
         // unlocking, so that no `deinit` runs inside the lock.
         var released: [any ChangeReceiving] = []
-        let result = state.withLock { state -> any ChangeReceiving in
-            if let entries = state.slots[slot], let live = Self.liveReference(ofType: referenceType, in: entries) {
-                return live
-            }
-            var entries = state.slots[slot] ?? []
-            let made = make()
-            entries.removeAll { entry in
-                guard let live = entry.reference else { return true }
-                released.append(live)
-                return false
-            }
-            if !released.isEmpty {
-                made.noteSiblingReference()
-                for sibling in released { sibling.noteSiblingReference() }
-            }
-            entries.append(Entry(referenceType: referenceType, reference: made))
-            state.slots[slot] = entries
-            state.insertionsUntilSweep -= 1
-            if state.insertionsUntilSweep <= 0 { Self.sweep(&state, keepingAlive: &released) }
-            return made
+        // One probe of the table, through its `_modify` accessor: at a
+        // million live references each probe is a cache miss.
+        let result = slots.withLock { slots in
+            Self.reference(ofType: referenceType, in: &slots[slot], make: make, released: &released)
         }
         released.removeAll()
         return result
+    }
+
+    /// The live reference of `referenceType` in the chain `first`, or one
+    /// made by `make` and put first in the chain.
+    private static func reference(
+        ofType referenceType: ObjectIdentifier, in first: inout ObservedKey?, make: () -> any ChangeReceiving,
+        released: inout [any ChangeReceiving]
+    ) -> any ChangeReceiving {
+        guard let existing = first else {
+            let made = make()
+            first = entry(for: made, ofType: referenceType, next: nil)
+            return made
+        }
+        // The usual case, first and alone: nothing to walk, nothing kept.
+        if existing.registeredType == referenceType, let live = existing.registeredReference { return live }
+        var liveEntries: [ObservedKey] = []
+        var entry: ObservedKey? = existing
+        while let current = entry {
+            if let live = liveReference(of: current) {
+                if current.registeredType == referenceType { return live }
+                released.append(live)
+                liveEntries.append(current)
+            }
+            entry = current.nextRegistered
+        }
+        let made = make()
+        if !released.isEmpty {
+            made.noteSiblingReference()
+            for sibling in released { sibling.noteSiblingReference() }
+        }
+        // Entries whose references are gone are left out now; their `deinit` finds nothing to take.
+        first = Self.entry(for: made, ofType: referenceType, next: chain(of: liveEntries))
+        return made
+    }
+
+    /// `reference`'s core, made the entry of `referenceType`, followed by `next`.
+    private static func entry(for reference: any ChangeReceiving, ofType referenceType: ObjectIdentifier, next: ObservedKey?) -> ObservedKey {
+        let core = reference.observedKey
+        core.registeredType = referenceType
+        core.registeredReference = reference
+        core.nextRegistered = next
+        return core
+    }
+
+    /// `entries` linked in their order.
+    private static func chain(of entries: [ObservedKey]) -> ObservedKey? {
+        var chain: ObservedKey? = nil
+        for entry in entries.reversed() {
+            entry.nextRegistered = chain
+            chain = entry
+        }
+        return chain
+    }
+
+    /// Takes out the entries of dead references to `key` in the store
+    /// identified by `storeID`; called by a reference's `deinit`.
+    func removeDeadEntries(storeID: ObjectIdentifier, key: String) {
+        let slot = Slot(store: storeID, key: key)
+        var released: [any ChangeReceiving] = []
+        slots.withLock { slots in
+            var liveEntries: [ObservedKey] = []
+            var entry = slots[slot]
+            while let current = entry {
+                if let live = Self.liveReference(of: current) {
+                    released.append(live)
+                    liveEntries.append(current)
+                }
+                entry = current.nextRegistered
+            }
+            slots[slot] = Self.chain(of: liveEntries)
+        }
+        released.removeAll()
     }
 
     /// Every live reference to `key` in `store`, of any value type, except `excluded`.
@@ -97,23 +182,22 @@ final class ReferenceRegistry: Sendable {
     @usableFromInline
     func references(storeID: ObjectIdentifier, key: String, excluding excluded: AnyObject? = nil) -> [any ChangeReceiving] {
         let slot = Slot(store: storeID, key: key)
-        return state.withLock { state in
-            guard let entries = state.slots[slot] else { return [] }
-            if entries.count == 1, let excluded, entries[0].reference === excluded { return [] }
-            return entries.compactMap { entry in
-                guard let reference = entry.reference, reference !== excluded else { return nil }
-                return reference
-            }
+        return slots.withLock { slots in
+            guard let first = slots[slot] else { return [] }
+            if first.nextRegistered == nil, let excluded, first.registeredReference === excluded { return [] }
+            var found: [any ChangeReceiving] = []
+            Self.appendLiveReferences(from: first, to: &found, excluding: excluded)
+            return found
         }
     }
 
     /// Every live reference to any of `keys` in the store identified by `storeID`, under one lock.
     func references(storeID: ObjectIdentifier, keys: some Sequence<String>) -> [any ChangeReceiving] {
-        state.withLock { state in
+        slots.withLock { slots in
             var found: [any ChangeReceiving] = []
             for key in keys {
-                guard let entries = state.slots[Slot(store: storeID, key: key)] else { continue }
-                found.append(contentsOf: entries.compactMap(\.reference))
+                guard let first = slots[Slot(store: storeID, key: key)] else { continue }
+                Self.appendLiveReferences(from: first, to: &found)
             }
             return found
         }
@@ -122,31 +206,39 @@ final class ReferenceRegistry: Sendable {
     /// Every live reference into `store`, for a change whose keys are unknown.
     func references(store: some AnyObject) -> [any ChangeReceiving] {
         let storeID = ObjectIdentifier(store)
-        return state.withLock { state in
-            state.slots.lazy.filter { $0.key.store == storeID }.flatMap { $0.value.compactMap(\.reference) }
-        }
-    }
-
-    private static func liveReference(ofType referenceType: ObjectIdentifier, in entries: [Entry]) -> (any ChangeReceiving)? {
-        for entry in entries where entry.referenceType == referenceType {
-            if let live = entry.reference { return live }
-        }
-        return nil
-    }
-
-    /// Drops dead entries; the next sweep is due after as many insertions as
-    /// there are live entries, so sweeping costs O(1) per insertion.
-    private static func sweep(_ state: inout State, keepingAlive released: inout [any ChangeReceiving]) {
-        var liveCount = 0
-        state.slots = state.slots.compactMapValues { entries in
-            let live = entries.filter { entry in
-                guard let reference = entry.reference else { return false }
-                released.append(reference)
-                return true
+        return slots.withLock { slots in
+            var found: [any ChangeReceiving] = []
+            for (slot, first) in slots where slot.store == storeID {
+                Self.appendLiveReferences(from: first, to: &found)
             }
-            liveCount += live.count
-            return live.isEmpty ? nil : live
+            return found
         }
-        state.insertionsUntilSweep = max(1024, liveCount)
+    }
+
+    /// How many entries the table holds for the store identified by `storeID`,
+    /// retired or not; for tests that a reference takes its entry out as it goes.
+    func entryCount(storeID: ObjectIdentifier) -> Int {
+        slots.withLock { slots in
+            var count = 0
+            for (slot, first) in slots where slot.store == storeID {
+                var entry: ObservedKey? = first
+                while let current = entry {
+                    count += 1
+                    entry = current.nextRegistered
+                }
+            }
+            return count
+        }
+    }
+
+    /// Appends the live references of the chain from `first`, retiring the
+    /// entries whose references are gone: the key is changing, and their
+    /// cores will not hear of it.
+    private static func appendLiveReferences(from first: ObservedKey, to found: inout [any ChangeReceiving], excluding excluded: AnyObject? = nil) {
+        var entry: ObservedKey? = first
+        while let current = entry {
+            if let live = liveReference(of: current), live !== excluded { found.append(live) }
+            entry = current.nextRegistered
+        }
     }
 }

@@ -8,6 +8,10 @@ extension StorageReference: ChangeReceiving {
         hasSiblings.store(true, ordering: .sequentiallyConsistent)
     }
 
+    /// The core, which the registry keeps beside the reference.
+    @usableFromInline
+    var observedKey: ObservedKey { core }
+
     /// Called when the key changed by any other route than this reference.
     @usableFromInline
     package func storageDidChange() {

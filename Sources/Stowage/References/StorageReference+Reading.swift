@@ -49,7 +49,7 @@ extension StorageReference {
         // The turn guards no state of its own, only the order of these reads, so it is taken bare.
         let waitsForAnotherRead = core.storeReadTurnHolder.load(ordering: .relaxed) != 0
         if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(1, for: core) }
-        core.storeReadTurn.acquire()
+        core.acquireStoreReadTurn()
         if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(-1, for: core) }
         core.storeReadTurnHolder.store(thread, ordering: .relaxed)
         let (cached, generation) = core.cachedRead()
@@ -62,7 +62,7 @@ extension StorageReference {
             }
         }
         core.storeReadTurnHolder.store(0, ordering: .relaxed)
-        core.storeReadTurn.release()
+        core.releaseStoreReadTurn()
         // Reported once per failing value: the failure is cached until the key changes.
         if cached == nil, case .failed(let error) = result { error.report() }
         return result

@@ -30,13 +30,18 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
     @usableFromInline let core = ReferenceCore<Value>()
     /// Set once another reference type shares the key; see ``noteSiblingReference()``.
     @usableFromInline let hasSiblings = Atomic<Bool>(false)
-    @usableFromInline var state: Locked<ReferenceState<Value>> { core.state }
+    @usableFromInline var state: ReferenceCore<Value>.StateAccess { core.state }
 
-    /// Made only by the registry, which guarantees one instance per key and type.
-    @usableFromInline
+    /// Made only by the registry, which guarantees one instance per key and
+    /// type. Inlinable, so that making one is specialised for its types.
+    @inlinable
     init(storage: Storage, key: String) {
         self.storage = storage
         self.key = key
+    }
+
+    deinit {
+        ReferenceRegistry.shared.removeDeadEntries(storeID: ObjectIdentifier(storage), key: key)
     }
 
     /// The value, or `nil` when the key is absent or its value can not be read

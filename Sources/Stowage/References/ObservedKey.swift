@@ -1,0 +1,49 @@
+public import Observation
+
+/// What the Observation framework tracks for one key: the registrar, and a
+/// key path to a property with no value of its own.
+///
+/// Not generic, so that the key path is one object made once for the
+/// process. Formed in the generic ``ReferenceCore``, `\.changeMarker` was
+/// instantiated anew for every reference, from its mangled generic
+/// signature: half of the instructions of making a reference.
+@usableFromInline
+class ObservedKey: Observable, @unchecked Sendable {
+    // Sendable: its stored properties are `let`s, the registrar is Sendable,
+    // and the key path is immutable (`KeyPath` is only not marked Sendable).
+    @usableFromInline let registrar = ObservationRegistrar()
+    /// A copy of `sharedKeyPath`, kept so that a read loads it from the object
+    /// it already has in hand, rather than through a lazily initialised global.
+    @usableFromInline nonisolated(unsafe) let trackedKeyPath = ObservedKey.sharedKeyPath
+
+    @usableFromInline nonisolated(unsafe) static let sharedKeyPath: KeyPath<ObservedKey, Void> = \.changeMarker
+
+    // The registry's entry for the reference this core belongs to, kept here
+    // rather than in an object of its own: one allocation fewer a reference.
+    // Read and written only under the registry's lock (see `ReferenceRegistry`).
+    /// `StorageReference<Storage, Value>`'s identity, which lookups match.
+    var registeredType = ObjectIdentifier(ObservedKey.self)
+    weak var registeredReference: (any ChangeReceiving)?
+    /// The core of the same key's reference of another value type, if any.
+    var nextRegistered: ObservedKey?
+    /// Set once a walk of the registry found `registeredReference` gone.
+    var isRetired = false
+
+    @inlinable
+    init() {}
+
+    /// What observers of the key track; it has no value of its own.
+    @usableFromInline var changeMarker: Void { () }
+
+    /// Registers a read with any Observation tracking in progress.
+    @inlinable @inline(__always)
+    final func trackAccess() {
+        registrar.access(self, keyPath: trackedKeyPath)
+    }
+
+    /// Runs `body` as a change, so tracking that saw a read fires.
+    @inlinable
+    final func withMutation<Result>(_ body: () -> Result) -> Result {
+        registrar.withMutation(of: self, keyPath: trackedKeyPath, body)
+    }
+}
