@@ -26,8 +26,8 @@ let package = Package(
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
-                // Built with the suite, so groups 15 and 16 find them beside it; not linked.
-                "ColdStartStowage", "ColdStartFoundation", "ModifyWorker",
+                // Built with the suite, so groups 15, 16 and 18 find them beside it; not linked.
+                "ColdStartStowage", "ColdStartFoundation", "ModifyWorker", "ReferenceMemory",
             ],
             path: "Benchmarks/StowageBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -41,6 +41,14 @@ let package = Package(
             path: "Programs/ColdStartStowage"
         ),
         .executableTarget(name: "ColdStartFoundation", path: "Programs/ColdStartFoundation"),
+        // glibc's own count of the heap, chunk overhead included, for group 18's
+        // memory figures, taken in a process of its own, without the suite's malloc interposer.
+        .target(name: "MallocStatistics", path: "Support/MallocStatistics"),
+        .executableTarget(
+            name: "ReferenceMemory",
+            dependencies: ["MallocStatistics", .product(name: "StowageInMemory", package: "Stowage")],
+            path: "Programs/ReferenceMemory"
+        ),
         .executableTarget(
             name: "ModifyWorker",
             dependencies: [.product(name: "StowageJSONFile", package: "Stowage")],
@@ -50,7 +58,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "MallocStatistics" {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

@@ -33,4 +33,9 @@ final class LockedDictionary: Sendable {
     func setValue(_ value: Int, forKey key: String) {
         entries.withLock { $0[key] = value }
     }
+
+    /// Every entry at one moment.
+    func copy() -> [String: Int] {
+        entries.withLock { $0 }
+    }
 }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs the package's other executables (groups 15 and 16) as whole processes.
+/// Runs the package's other executables (groups 15, 16 and 18) as whole processes.
 enum ChildProcesses {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -48,6 +48,35 @@ enum ChildProcesses {
             guard status == 0 else { throw Failure(description: "\(commands[0].joined(separator: " ")) failed with status \(status)") }
         }
         return childrenCPUMicroseconds() - before
+    }
+
+    /// Runs `command` and returns what it printed; fails if it does not exit with status 0.
+    static func output(of command: [String]) throws -> String {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "could not make a pipe: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        var pid = pid_t()
+        let arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        let result = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard result == 0 else { throw Failure(description: "could not start \(command[0]): errno \(result)") }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            if count > 0 { bytes += buffer[..<count] } else if count == 0 || errno != EINTR { break }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard status == 0 else { throw Failure(description: "\(command.joined(separator: " ")) failed with status \(status): \(text)") }
+        return text
     }
 
     private static func childrenCPUMicroseconds() -> Int {

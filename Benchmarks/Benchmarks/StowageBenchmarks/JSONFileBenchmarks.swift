@@ -277,7 +277,7 @@ func registerJSONFileFlushBenchmarks() {
 
 /// The steps `JSONFileStore` takes to replace a file, without the store:
 /// a new temporary file beside it, write, `fsync`, `rename` over the file, `fsync` of the directory.
-private func replaceDurably(_ path: String, with bytes: Data) throws {
+func replaceDurably(_ path: String, with bytes: Data) throws {
     struct Failure: Error { var operation: String; var code: Int32 }
     let temporary = path + ".tmp-benchmark"
     let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -300,6 +300,8 @@ private func replaceDurably(_ path: String, with bytes: Data) throws {
 /// coalesced within 100 ms, automatic change detection), so background
 /// writes happen during the setters as they would in an application; the
 /// figure is the wall-clock time from the first setter to `flush()` returning.
+/// 8c spreads the same calls over 100,000 keys, beside the same work by hand
+/// (8d), to show what a setter costs as the file grows.
 func registerJSONFileSetterBenchmarks() {
     let keys = 1_000
     let calls = 100_000
@@ -366,6 +368,56 @@ func registerJSONFileSetterBenchmarks() {
             bare.value = (try makeFixture(name: "setters-bare"), (0..<keys).map { "key\($0)" })
         },
         teardown: { bare.value?.0.directory.remove() }
+    )
+
+    // The same 100,000 setters over 100,000 keys: each key changes once, so the
+    // flush writes every value (3 MB) where 8a's writes 1,000.
+    let manyKeys = 100_000
+    let wide = SetupState<(Fixture, [JSONFileStorage<Int>])>()
+    Benchmark(
+        "8c 100,000 setters over 100,000 keys + flush() - Stowage @JSONFileStorage wrappers",
+        configuration: configuration,
+        closure: { benchmark in
+            wide.value!.0.sample += 1
+            let (fixture, properties) = wide.unwrapped
+            let base = fixture.sample * calls
+            benchmark.startMeasurement()
+            for index in 0..<calls {
+                properties[index % manyKeys].wrappedValue = base + index
+            }
+            try fixture.store.flush()
+            benchmark.stopMeasurement()
+        },
+        setup: {
+            let fixture = try makeFixture(name: "setters-wide")
+            let properties = (0..<manyKeys).map { JSONFileStorage<Int>(wrappedValue: 0, "key\($0)", in: fixture.store) }
+            wide.value = (fixture, properties)
+        },
+        teardown: { wide.value?.0.directory.remove() }
+    )
+
+    // By hand: a Mutex-guarded dictionary written 100,000 times, then the whole
+    // file formatted by JSONSerialization (keys sorted, as the store writes
+    // them) and replaced durably, as 7c does.
+    let handWritten = SetupState<(TemporaryDirectory, LockedDictionary, [String])>()
+    Benchmark(
+        "8d 100,000 setters over 100,000 keys + flush() - baseline Mutex dictionary, then JSONSerialization and a durable replace",
+        configuration: configuration,
+        closure: { benchmark in
+            let (directory, dictionary, names) = handWritten.unwrapped
+            benchmark.startMeasurement()
+            for index in 0..<calls {
+                dictionary.setValue(index, forKey: names[index % manyKeys])
+            }
+            let bytes = try JSONSerialization.data(withJSONObject: dictionary.copy(), options: [.sortedKeys, .prettyPrinted])
+            try replaceDurably(directory.path("settings.json"), with: bytes)
+            benchmark.stopMeasurement()
+        },
+        setup: {
+            let names = (0..<manyKeys).map { "key\($0)" }
+            handWritten.value = (try TemporaryDirectory("setters-by-hand"), LockedDictionary(Dictionary(uniqueKeysWithValues: names.map { ($0, 0) })), names)
+        },
+        teardown: { handWritten.value?.0.remove() }
     )
 }
 

@@ -26,4 +26,6 @@ let benchmarks: @Sendable () -> Void = {
     registerFlagBenchmarks()
     registerColdStartBenchmarks()
     registerMultiProcessModifyBenchmarks()
+    registerLargeFileFlushBenchmarks()
+    registerReferenceCreationBenchmarks()
 }
