@@ -24,25 +24,32 @@ extension UnderlyingStorage {
     public func value<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value? {
         // A word-sized value decodes faster than a live reference can be found, so only
         // other types look for one, to reuse its cached decoding.
-        if !ReferenceCore<Value>.usesFastSlot {
-            let referenceType = ObjectIdentifier(StorageReference<Self, Value>.self)
-            let storeID = ObjectIdentifier(self)
-            // The core alone, when it holds the value: no weak load of the reference.
-            if let found = ReferenceRegistry.shared.existingCore(ofType: referenceType, storeID: storeID, key: key) {
-                // The registry matched the exact reference type, whose core this is.
-                let core = unsafeDowncast(found, to: ReferenceCore<Value>.self)
-                core.trackAccess()
-                switch core.cachedRead().0 {
-                case .present(let value)?: return value
-                case .absent?: return nil
-                case .failed(let error)?: throw error
-                case nil: break
-                }
+        if ReferenceCore<Value>.usesFastSlot { return try readValue(forKey: key, as: Value.self) }
+        return try valueThroughLiveReference(forKey: key, as: Value.self)
+    }
+
+    /// `value(forKey:as:)` through a live reference's cache, if there is one.
+    /// Apart, and never inlined, so that the word-sized path above stays
+    /// small enough to be inlined where it is called.
+    @inlinable @inline(never)
+    func valueThroughLiveReference<Value: Storable>(forKey key: String, as type: Value.Type) throws -> Value? {
+        let referenceType = ObjectIdentifier(StorageReference<Self, Value>.self)
+        let storeID = ObjectIdentifier(self)
+        // The core alone, when it holds the value: no weak load of the reference.
+        if let found = ReferenceRegistry.shared.existingCore(ofType: referenceType, storeID: storeID, key: key) {
+            // The registry matched the exact reference type, whose core this is.
+            let core = unsafeDowncast(found, to: ReferenceCore<Value>.self)
+            core.trackAccess()
+            switch core.cachedRead().0 {
+            case .present(let value)?: return value
+            case .absent?: return nil
+            case .failed(let error)?: throw error
+            case nil: break
             }
-            if let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: storeID, key: key) {
-                // The registry matched the exact reference type, so the downcast can not be wrong.
-                return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).read()
-            }
+        }
+        if let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: storeID, key: key) {
+            // The registry matched the exact reference type, so the downcast can not be wrong.
+            return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).read()
         }
         return try readValue(forKey: key, as: Value.self)
     }
