@@ -48,4 +48,46 @@ struct FileChangeMonitorTests {
         #endif
         #expect(!monitor.watchesDirectory(of: polling.backing), "polling alone watched the folder")
     }
+
+    /// A file that keeps changing is checked once at first, then at most once
+    /// an interval, and always once more after the last change.
+    @Test func aFileThatKeepsChangingIsCheckedOnceAnIntervalAndOnceAfterItsLastChange() {
+        var throttle = RecheckThrottle()
+        let start = ContinuousClock.now
+        let interval = Duration.milliseconds(5)
+        #expect(throttle.decide(at: start, minimumInterval: interval) == .checkNow)
+        #expect(throttle.decide(at: start + .milliseconds(1), minimumInterval: interval) == .checkAfter(.milliseconds(4)))
+        #expect(throttle.decide(at: start + .milliseconds(2), minimumInterval: interval) == .alreadyScheduled)
+        #expect(throttle.decide(at: start + .milliseconds(4), minimumInterval: interval) == .alreadyScheduled)
+        throttle.scheduledCheckRuns(at: start + .milliseconds(5))
+        #expect(throttle.decide(at: start + .milliseconds(7), minimumInterval: interval) == .checkAfter(.milliseconds(3)))
+        throttle.scheduledCheckRuns(at: start + .milliseconds(10))
+        // After a quiet spell, the next change is checked at once again.
+        #expect(throttle.decide(at: start + .milliseconds(40), minimumInterval: interval) == .checkNow)
+    }
+
+    #if os(Linux)
+    /// A burst of edits faster than the throttle's interval: the value the
+    /// file ends with is still seen, through inotify alone (the poll interval
+    /// is ten minutes), by the check that follows the last edit.
+    @Test func theLastOfABurstOfEditsIsSeen() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url("burst.json")
+        try Data(#"{"edit": 0}"#.utf8).write(to: url)
+        let store = JSONFileStore(url: url, options: .init(changeDetection: .automatic(pollInterval: .seconds(600))))
+        let monitor = FileChangeMonitor.shared
+        let identifier = try #require(monitor.registrationID(of: store.backing))
+        // What the timer's first tick does: watch the folder.
+        monitor.tick(identifier, store.backing, watchingDirectory: true)
+        let edits = store.reference(forKey: "edit", as: Int.self)
+        let arrivals = Arrivals<Int?>()
+        let token = edits.observe { arrivals.receive($0) }
+        defer { token.cancel() }
+        for number in 1...300 {
+            // Renamed over the file, as editors save: each edit is whole.
+            try Data("{\"edit\": \(number)}".utf8).write(to: url, options: .atomic)
+        }
+        #expect(await arrivals.wait(for: 300), "the last edit was not seen (last seen \(String(describing: arrivals.latest)))")
+    }
+    #endif
 }

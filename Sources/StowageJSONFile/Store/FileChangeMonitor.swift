@@ -17,7 +17,9 @@ import Stowage
 /// or a delete is noticed within milliseconds rather than at the next tick.
 /// A check only rereads a file whose status changed, and never waits behind a
 /// writer of this process: if one holds the file, the next tick or event
-/// checks again.
+/// checks again. A file that keeps changing is checked at most once per
+/// `RecheckThrottle.minimumInterval` after events, and once more after the
+/// last of them.
 ///
 /// The directory is watched from the first tick on, not from the opening: a
 /// process that exits with a watch in place waits for the kernel to tear it
@@ -61,6 +63,8 @@ final class FileChangeMonitor: Sendable {
     }
     // Kept alive for the life of the process.
     nonisolated(unsafe) private let eventSource: (any DispatchSourceRead)?
+    /// When each registration's file was last checked after an event.
+    private let throttles = Locked<[UInt64: RecheckThrottle]>([:])
     #endif
 
     private init() {
@@ -130,6 +134,7 @@ final class FileChangeMonitor: Sendable {
         guard let registration = registrations.withLock({ $0.byID.removeValue(forKey: identifier) }) else { return }
         registration.timer.cancel()
         #if os(Linux)
+        throttles.withLock { _ = $0.removeValue(forKey: identifier) }
         watches.withLock { watches in
             guard var watch = watches[registration.directory] else { return }
             watch.users.remove(identifier)
@@ -164,12 +169,31 @@ final class FileChangeMonitor: Sendable {
 
     #if os(Linux)
     /// Reads and discards the pending events, then checks every watched file:
-    /// a stat each is cheaper than matching events to files by name.
+    /// a stat each is cheaper than matching events to files by name. A file
+    /// that keeps changing is checked at most once per
+    /// `RecheckThrottle.minimumInterval` (see there).
     private func drainEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while buffer.withUnsafeMutableBytes({ read(inotify, $0.baseAddress, $0.count) }) > 0 {}
-        let backings = registrations.withLock { $0.byID.values.compactMap(\.backing) }
-        for backing in backings { backing.checkForExternalChange() }
+        let watched = registrations.withLock { $0.byID.compactMap { identifier, registration in registration.backing.map { (identifier, $0) } } }
+        for (identifier, backing) in watched { checkSoon(identifier, backing) }
+    }
+
+    /// Checks `backing`'s file now, or once, a little later, if it was just checked.
+    private func checkSoon(_ identifier: UInt64, _ backing: JSONFileBacking) {
+        let decision = throttles.withLock { $0[identifier, default: RecheckThrottle()].decide(at: .now) }
+        switch decision {
+        case .checkNow:
+            backing.checkForExternalChange()
+        case .checkAfter(let delay):
+            let nanoseconds = Int(delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak backing] in
+                self.throttles.withLock { $0[identifier]?.scheduledCheckRuns(at: .now) }
+                backing?.checkForExternalChange()
+            }
+        case .alreadyScheduled:
+            break
+        }
     }
     #endif
 }
