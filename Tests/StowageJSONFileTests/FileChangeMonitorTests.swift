@@ -90,4 +90,38 @@ struct FileChangeMonitorTests {
         #expect(await arrivals.wait(for: 300), "the last edit was not seen (last seen \(String(describing: arrivals.latest)))")
     }
     #endif
+
+    /// Events about the lock file and writers' temporary files in the same
+    /// folder wake no check of the settings file; events naming it, about
+    /// the folder itself, or a lost event (the queue overflowed) do.
+    @Test func onlyEventsNamingAWatchedFileOrItsFolderConcernIt() {
+        func event(watch: Int32, name: String) -> [UInt8] {
+            // struct inotify_event: wd, mask, cookie, len, then the name padded with NULs to len.
+            let padded = name.isEmpty ? [] : Array(name.utf8) + Array(repeating: 0, count: 16 - name.utf8.count % 16)
+            var bytes: [UInt8] = []
+            for field in [UInt32(bitPattern: watch), 0x100, 0, UInt32(padded.count)] {
+                withUnsafeBytes(of: field.littleEndian) { bytes += $0 }
+            }
+            return bytes + padded
+        }
+        let settings = Array("settings.json".utf8)
+        var busyFolder = DirectoryEvents()
+        (event(watch: 3, name: ".settings.json.lock") + event(watch: 3, name: ".settings.json.tmp-1a2b3c")
+            + event(watch: 4, name: "settings.json")).withUnsafeBytes { busyFolder.add($0) }
+        #expect(!busyFolder.concern(settings, watchedAs: 3), "another file's events woke a check")
+        #expect(busyFolder.concern(settings, watchedAs: 4))
+        #expect(!busyFolder.concern(settings, watchedAs: nil))
+
+        var replaced = DirectoryEvents()
+        (event(watch: 3, name: ".settings.json.tmp-1a2b3c") + event(watch: 3, name: "settings.json")).withUnsafeBytes { replaced.add($0) }
+        #expect(replaced.concern(settings, watchedAs: 3))
+
+        var folderMoved = DirectoryEvents()
+        event(watch: 3, name: "").withUnsafeBytes { folderMoved.add($0) }
+        #expect(folderMoved.concern(settings, watchedAs: 3))
+
+        var overflowed = DirectoryEvents()
+        event(watch: -1, name: "").withUnsafeBytes { overflowed.add($0) }
+        #expect(overflowed.concern(settings, watchedAs: 7))
+    }
 }

@@ -42,12 +42,15 @@ final class FileChangeMonitor: Sendable {
     private final class Registration: Sendable {
         weak let backing: JSONFileBacking?
         let directory: String
+        /// The file's name in `directory`, as the events name it.
+        let fileName: [UInt8]
         // Only touched when made and when cancelled, both under `registrations`' lock.
         nonisolated(unsafe) let timer: any DispatchSourceTimer
 
-        init(backing: JSONFileBacking, directory: String, timer: any DispatchSourceTimer) {
+        init(backing: JSONFileBacking, directory: String, fileName: [UInt8], timer: any DispatchSourceTimer) {
             self.backing = backing
             self.directory = directory
+            self.fileName = fileName
             self.timer = timer
         }
     }
@@ -85,7 +88,8 @@ final class FileChangeMonitor: Sendable {
     /// Starts checking `backing`'s file, if its options ask for it.
     func watch(_ backing: JSONFileBacking) {
         guard let interval = backing.options.changeDetection.pollInterval else { return }
-        let directory = FilePath.directory(of: FilePath.resolvingSymbolicLinks(backing.path, in: backing.fileSystem))
+        let resolved = FilePath.resolvingSymbolicLinks(backing.path, in: backing.fileSystem)
+        let directory = FilePath.directory(of: resolved)
         let identifier = registrations.withLock { registrations in
             defer { registrations.nextID &+= 1 }
             return registrations.nextID
@@ -97,7 +101,8 @@ final class FileChangeMonitor: Sendable {
         timer.setEventHandler { [weak backing] in
             FileChangeMonitor.shared.tick(identifier, backing, watchingDirectory: watchesDirectory)
         }
-        registrations.withLock { $0.byID[identifier] = Registration(backing: backing, directory: directory, timer: timer) }
+        let registration = Registration(backing: backing, directory: directory, fileName: Array(FilePath.lastComponent(of: resolved).utf8), timer: timer)
+        registrations.withLock { $0.byID[identifier] = registration }
         timer.resume()
     }
 
@@ -168,15 +173,26 @@ final class FileChangeMonitor: Sendable {
     }
 
     #if os(Linux)
-    /// Reads and discards the pending events, then checks every watched file:
-    /// a stat each is cheaper than matching events to files by name. A file
-    /// that keeps changing is checked at most once per
-    /// `RecheckThrottle.minimumInterval` (see there).
+    /// Reads the pending events, then checks the watched files they name
+    /// (see `DirectoryEvents`). A file that keeps changing is checked at most
+    /// once per `RecheckThrottle.minimumInterval` (see there).
     private func drainEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while buffer.withUnsafeMutableBytes({ read(inotify, $0.baseAddress, $0.count) }) > 0 {}
-        let watched = registrations.withLock { $0.byID.compactMap { identifier, registration in registration.backing.map { (identifier, $0) } } }
-        for (identifier, backing) in watched { checkSoon(identifier, backing) }
+        var events = DirectoryEvents()
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            buffer.withUnsafeBytes { events.add(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+        let descriptors = watches.withLock { $0.mapValues(\.descriptor) }
+        let watched = registrations.withLock { registrations in
+            registrations.byID.compactMap { identifier, registration in
+                registration.backing.map { (identifier, $0, registration.fileName, descriptors[registration.directory]) }
+            }
+        }
+        for (identifier, backing, fileName, descriptor) in watched where events.concern(fileName, watchedAs: descriptor) {
+            checkSoon(identifier, backing)
+        }
     }
 
     /// Checks `backing`'s file now, or once, a little later, if it was just checked.
