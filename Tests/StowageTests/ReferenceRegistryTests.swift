@@ -30,6 +30,8 @@ struct ReferenceRegistryTests {
         let core = ReferenceCore<String>()
         core.state.withLock { core.setCached(.present("old"), in: &$0) }
         var standIn: StandIn? = StandIn(core: core)
+        // Taken out at the end, as a reference's `deinit` would: a later store at this address must not find it.
+        defer { ReferenceRegistry.shared.removeDeadEntries(storeID: ObjectIdentifier(store), key: "name") }
         _ = ReferenceRegistry.shared.reference(
             ofType: ObjectIdentifier(StorageReference<InMemoryStore, String>.self), storeID: ObjectIdentifier(store), key: "name"
         ) { standIn! }
