@@ -17,22 +17,24 @@ public import Synchronization
 @usableFromInline
 final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
     // Sendable for the reasons `ObservedKey` gives; `stateStorage` is touched
-    // only between `lockState()` and `unlockState()`, and the rest are `let`s
-    // of Sendable types or the locks themselves.
+    // only while `stateLock` is held, and the rest are `let`s of Sendable
+    // types or the locks themselves.
 
-    /// Two platform locks in one allocation: the state's lock, then the turn
-    /// of reads that fill the cache. Apart, as two `Locked` boxes, they took
-    /// four allocations; a live reference's memory is mostly fixed costs like these.
-    @usableFromInline let locks: OpaquePointer
-    /// Guarded by `locks[0]`; reached through ``state``.
+    /// Guards `stateStorage`: held for a few instructions at a time, so a
+    /// `ShortLock`, in the core itself.
+    @usableFromInline let stateLock = ShortLock()
+    /// Guarded by `stateLock`; reached through ``state``.
     @exclusivity(unchecked) @usableFromInline var stateStorage = ReferenceState<Value>()
+    /// The turn of reads that fill the cache: held across a store's read, so
+    /// a platform lock, which a waiter sleeps on.
+    @usableFromInline let storeReadTurn: OpaquePointer
 
     /// Bit 0: a writer is updating the slot; bit 1: the slot holds a present
     /// value; the bits above count updates, so a reader can tell one happened.
     @usableFromInline let fastSequence = Atomic<UInt64>(0)
     @usableFromInline let fastBits = Atomic<UInt64>(0)
 
-    /// The thread holding the store-read turn (`locks[1]`), so a store that
+    /// The thread holding the store-read turn, so a store that
     /// reads the same key again from inside that read (through an observer,
     /// say) does not wait for itself. See `StorageReference.readAndCache()`
     /// for why those reads take turns.
@@ -42,14 +44,14 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
     /// generically, it looked up the metadata of every generic type in the state.
     @inlinable
     override init() {
-        locks = Self.makeLocks()
+        storeReadTurn = Self.makeStoreReadTurn()
     }
 
     @usableFromInline
-    static func makeLocks() -> OpaquePointer { OpaquePointer(PlatformLock.make(count: 2)) }
+    static func makeStoreReadTurn() -> OpaquePointer { OpaquePointer(PlatformLock.make(count: 1)) }
 
     deinit {
-        PlatformLock.destroy(UnsafeMutablePointer(locks), count: 2)
+        PlatformLock.destroy(UnsafeMutablePointer(storeReadTurn), count: 1)
     }
 
     /// The state, under its lock: `core.state.withLock { $0.cached }`.
@@ -67,18 +69,15 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
         /// Runs `body` with exclusive access to the state; keep it short, and call no user code in it.
         @inlinable
         func withLock<Result, Failure: Error>(_ body: (inout ReferenceState<Value>) throws(Failure) -> Result) throws(Failure) -> Result {
-            core.lockState()
-            defer { core.unlockState() }
+            core.stateLock.acquire()
+            defer { core.stateLock.release() }
             return try body(&core.stateStorage)
         }
     }
 
-    @usableFromInline func lockState() { PlatformLock.acquire(UnsafeMutablePointer(locks)) }
-    @usableFromInline func unlockState() { PlatformLock.release(UnsafeMutablePointer(locks)) }
-
     /// Waits for, then holds, the turn to read the store for the cache.
-    func acquireStoreReadTurn() { PlatformLock.acquire(UnsafeMutablePointer<PlatformLock>(locks) + 1) }
-    func releaseStoreReadTurn() { PlatformLock.release(UnsafeMutablePointer<PlatformLock>(locks) + 1) }
+    func acquireStoreReadTurn() { PlatformLock.acquire(UnsafeMutablePointer(storeReadTurn)) }
+    func releaseStoreReadTurn() { PlatformLock.release(UnsafeMutablePointer(storeReadTurn)) }
 
     /// Whether `Value` can live in the lock-free slot; constant once specialised.
     @inlinable

@@ -32,7 +32,8 @@ protocol ChangeReceiving: AnyObject, Sendable {
 /// another reference, an announcement, a discard) walks the key's entries,
 /// so a core whose reference died is never read after a change it missed.
 @usableFromInline
-final class ReferenceRegistry: Sendable {
+final class ReferenceRegistry: @unchecked Sendable {
+    // Sendable: `table` is touched only under `lock`.
     @usableFromInline static let shared = ReferenceRegistry()
 
     private struct Slot: Hashable {
@@ -47,7 +48,20 @@ final class ReferenceRegistry: Sendable {
         }
     }
 
-    private let slots = Locked<[Slot: ObservedKey]>([:])
+    /// Held for a lookup, or for making one reference: a `ShortLock`, which
+    /// costs a fraction of a `Locked`'s on every lookup.
+    private let lock = ShortLock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) private nonisolated(unsafe) var table: [Slot: ObservedKey] = [:]
+
+    /// Runs `body` with the table, under the lock. No `deinit` may run in it
+    /// (see above), and nothing in it waits.
+    @inline(__always)
+    private func withSlots<Result>(_ body: (inout [Slot: ObservedKey]) -> Result) -> Result {
+        lock.acquire()
+        defer { lock.release() }
+        return body(&table)
+    }
 
     /// The live reference of the type identified by `referenceType` for `key`
     /// in the store identified by `storeID`, if there is one. Not generic, so
@@ -55,7 +69,7 @@ final class ReferenceRegistry: Sendable {
     @usableFromInline
     func existingReference(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> (any ChangeReceiving)? {
         let slot = Slot(store: storeID, key: key)
-        return slots.withLock { slots -> (any ChangeReceiving)? in
+        return withSlots { slots -> (any ChangeReceiving)? in
             // Through `_modify`, in place: a copy of the entry is a retain and a release.
             Self.withEntry(ofType: referenceType, in: &slots[slot]) { Self.liveReference(of: $0) }
         }
@@ -67,7 +81,7 @@ final class ReferenceRegistry: Sendable {
     @usableFromInline
     func existingCore(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> AnyObject? {
         let slot = Slot(store: storeID, key: key)
-        return slots.withLock { slots -> AnyObject? in
+        return withSlots { slots -> AnyObject? in
             // A plain read: the retain it makes is the one the caller needs.
             var entry = slots[slot]
             while let current = entry {
@@ -110,7 +124,7 @@ final class ReferenceRegistry: Sendable {
         var released: [any ChangeReceiving] = []
         // One probe of the table, through its `_modify` accessor: at a
         // million live references each probe is a cache miss.
-        let result = slots.withLock { slots in
+        let result = withSlots { slots in
             Self.reference(ofType: referenceType, in: &slots[slot], make: make, released: &released)
         }
         released.removeAll()
@@ -174,7 +188,7 @@ final class ReferenceRegistry: Sendable {
     func removeDeadEntries(storeID: ObjectIdentifier, key: String) {
         let slot = Slot(store: storeID, key: key)
         var released: [any ChangeReceiving] = []
-        slots.withLock { slots in
+        withSlots { slots in
             var liveEntries: [ObservedKey] = []
             var entry = slots[slot]
             while let current = entry {
@@ -195,7 +209,7 @@ final class ReferenceRegistry: Sendable {
     @usableFromInline
     func references(storeID: ObjectIdentifier, key: String, excluding excluded: AnyObject? = nil) -> [any ChangeReceiving] {
         let slot = Slot(store: storeID, key: key)
-        return slots.withLock { slots in
+        return withSlots { slots in
             guard let first = slots[slot] else { return [] }
             if first.nextRegistered == nil, let excluded, first.registeredReference === excluded { return [] }
             var found: [any ChangeReceiving] = []
@@ -206,7 +220,7 @@ final class ReferenceRegistry: Sendable {
 
     /// Every live reference to any of `keys` in the store identified by `storeID`, under one lock.
     func references(storeID: ObjectIdentifier, keys: some Sequence<String>) -> [any ChangeReceiving] {
-        slots.withLock { slots in
+        withSlots { slots in
             var found: [any ChangeReceiving] = []
             for key in keys {
                 guard let first = slots[Slot(store: storeID, key: key)] else { continue }
@@ -219,7 +233,7 @@ final class ReferenceRegistry: Sendable {
     /// Every live reference into `store`, for a change whose keys are unknown.
     func references(store: some AnyObject) -> [any ChangeReceiving] {
         let storeID = ObjectIdentifier(store)
-        return slots.withLock { slots in
+        return withSlots { slots in
             var found: [any ChangeReceiving] = []
             for (slot, first) in slots where slot.store == storeID {
                 Self.appendLiveReferences(from: first, to: &found)
@@ -231,7 +245,7 @@ final class ReferenceRegistry: Sendable {
     /// How many entries the table holds for the store identified by `storeID`,
     /// retired or not; for tests that a reference takes its entry out as it goes.
     func entryCount(storeID: ObjectIdentifier) -> Int {
-        slots.withLock { slots in
+        withSlots { slots in
             var count = 0
             for (slot, first) in slots where slot.store == storeID {
                 var entry: ObservedKey? = first
