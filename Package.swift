@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
 
         // Tools, for development only (see Scripts/): the fuzz checks and one libFuzzer executable per target,
-        // the JSONTestSuite check, and the soak of the JSON file store.
+        // the JSONTestSuite check, the soak of the JSON file store, and the instruction counts of the hot paths.
         .target(
             name: "StowageFuzzing",
             dependencies: ["Stowage", "StowageJSON", "StowageEnvironment"],
@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(name: "StowageStorableDecodingFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageStorableDecodingFuzzer"),
         .executableTarget(name: "StowageJSONTestSuiteCheck", dependencies: ["StowageJSON"], path: "Tools/StowageJSONTestSuiteCheck"),
         .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"], path: "Tools/StowageSoak"),
+        // Runs one hot path N times, for callgrind to count its instructions (Scripts/instruction-counts.sh).
+        .executableTarget(name: "StowageInstructionCounts", dependencies: ["StowageInMemory", "StowageFlags"], path: "Tools/StowageInstructionCounts"),
 
         // The example the README runs.
         .executableTarget(

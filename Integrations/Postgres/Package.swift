@@ -65,6 +65,9 @@ let package = Package(
         // The example (run against a server the script starts: Scripts/example.sh).
         .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
         .executableTarget(name: "StowagePostgresBenchmarks", dependencies: ["StowagePostgres", .product(name: "StowageInMemory", package: "Stowage")], path: "Benchmarks/StowagePostgresBenchmarks"),
+
+        // Reads the store's cache N times for callgrind to count (the root's Scripts/instruction-counts.sh runs it under Scripts/postgres.sh).
+        .executableTarget(name: "StowagePostgresInstructionCounts", dependencies: ["StowagePostgres"], path: "Tools/StowagePostgresInstructionCounts"),
     ],
     swiftLanguageModes: [.v6]
 )
