@@ -289,6 +289,16 @@ func registerFlagExternalOverrideBenchmarks() {
         teardown: { flagState.value?.tearDown() }
     )
 
+    // As 12c: each override after 10 ms without one, as a person or a tool makes it.
+    let quietFlagState = SetupState<FlagOverrideEditFixture>()
+    Benchmark(
+        "13o Flags external override to observer - Stowage flags.observe(\\.rateLimit), each override after 10 ms without one",
+        configuration: editConfiguration,
+        closure: { benchmark in try quietFlagState.unwrapped.measure(benchmark, pausingFirst: .milliseconds(10)) },
+        setup: { quietFlagState.value = try FlagOverrideEditFixture() },
+        teardown: { quietFlagState.value?.tearDown() }
+    )
+
     let inotifyState = SetupState<InotifyEditFixture>()
     Benchmark(
         "13l Flags external override to observer - baseline the inotify event for a rename (as 12b)",
@@ -332,10 +342,12 @@ final class FlagOverrideEditFixture: @unchecked Sendable {
         }
     }
 
-    func measure(_ benchmark: Benchmark) throws {
+    /// - Parameter pause: how long to wait before each edit, outside the measured stretch.
+    func measure(_ benchmark: Benchmark, pausingFirst pause: Duration = .zero) throws {
         for _ in benchmark.scaledIterations {
             edit += 1
             expected.withLock { [edit] in $0 = edit }
+            if pause > .zero { Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds)) }
             benchmark.startMeasurement()
             try Self.replaceOverrides(in: directory, rateLimit: edit)
             seen.wait()
