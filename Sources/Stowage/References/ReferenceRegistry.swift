@@ -21,8 +21,11 @@ protocol ChangeReceiving: AnyObject, Sendable {
 /// reference of another value type, if any (most keys have one). A reference
 /// takes its entry out in its `deinit`. No `deinit` ever runs while the table
 /// is locked: every strong pointer to a reference read under the lock is
-/// released only after unlocking. (Dead entries used to wait for a sweep of
-/// the whole table, whose cost grew with the number of live references.)
+/// released only after unlocking, and a core the table lets go of under the
+/// lock is still held by its reference, whose `deinit` is what takes the
+/// entry out (the core goes only after that `deinit`). (Dead entries used to
+/// wait for a sweep of the whole table, whose cost grew with the number of
+/// live references.)
 ///
 /// A read of a cached value (`store.values.name`) reads the core without
 /// loading the reference: the weak load and the release after it were a
