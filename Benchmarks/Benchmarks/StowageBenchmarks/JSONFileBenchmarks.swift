@@ -324,29 +324,34 @@ func registerJSONFileSetterBenchmarks() {
         return Fixture(directory: directory, store: store)
     }
 
-    // As an application writes: one `@JSONFileStorage` property per key, made beforehand.
-    let wrappers = SetupState<(Fixture, [JSONFileStorage<Int>])>()
-    Benchmark(
-        "8a 100,000 setters over 1,000 keys + flush() - Stowage @JSONFileStorage wrappers",
-        configuration: configuration,
-        closure: { benchmark in
-            wrappers.value!.0.sample += 1
-            let (fixture, properties) = wrappers.unwrapped
-            let base = fixture.sample * calls
-            benchmark.startMeasurement()
-            for index in 0..<calls {
-                properties[index % keys].wrappedValue = base + index
-            }
-            try fixture.store.flush()
-            benchmark.stopMeasurement()
-        },
-        setup: {
-            let fixture = try makeFixture(name: "setters-wrappers")
-            let properties = (0..<keys).map { JSONFileStorage<Int>(wrappedValue: 0, "key\($0)", in: fixture.store) }
-            wrappers.value = (fixture, properties)
-        },
-        teardown: { wrappers.value?.0.directory.remove() }
-    )
+    // As an application writes: one `@JSONFileStorage` property per key, made
+    // beforehand. 8c spreads the same calls over 100,000 keys: each key
+    // changes once, so the flush writes every value (3 MB) where 8a's writes 1,000.
+    func registerWrapperSetters(_ name: String, keys: Int, fixtureName: String) {
+        let wrappers = SetupState<(Fixture, [JSONFileStorage<Int>])>()
+        Benchmark(
+            name,
+            configuration: configuration,
+            closure: { benchmark in
+                wrappers.value!.0.sample += 1
+                let (fixture, properties) = wrappers.unwrapped
+                let base = fixture.sample * calls
+                benchmark.startMeasurement()
+                for index in 0..<calls {
+                    properties[index % keys].wrappedValue = base + index
+                }
+                try fixture.store.flush()
+                benchmark.stopMeasurement()
+            },
+            setup: {
+                let fixture = try makeFixture(name: fixtureName)
+                let properties = (0..<keys).map { JSONFileStorage<Int>(wrappedValue: 0, "key\($0)", in: fixture.store) }
+                wrappers.value = (fixture, properties)
+            },
+            teardown: { wrappers.value?.0.directory.remove() }
+        )
+    }
+    registerWrapperSetters("8a 100,000 setters over 1,000 keys + flush() - Stowage @JSONFileStorage wrappers", keys: keys, fixtureName: "setters-wrappers")
 
     // Without live references: each call looks up (and makes) the key's reference.
     let bare = SetupState<(Fixture, [String])>()
@@ -370,31 +375,9 @@ func registerJSONFileSetterBenchmarks() {
         teardown: { bare.value?.0.directory.remove() }
     )
 
-    // The same 100,000 setters over 100,000 keys: each key changes once, so the
-    // flush writes every value (3 MB) where 8a's writes 1,000.
     let manyKeys = 100_000
-    let wide = SetupState<(Fixture, [JSONFileStorage<Int>])>()
-    Benchmark(
-        "8c 100,000 setters over 100,000 keys + flush() - Stowage @JSONFileStorage wrappers",
-        configuration: configuration,
-        closure: { benchmark in
-            wide.value!.0.sample += 1
-            let (fixture, properties) = wide.unwrapped
-            let base = fixture.sample * calls
-            benchmark.startMeasurement()
-            for index in 0..<calls {
-                properties[index % manyKeys].wrappedValue = base + index
-            }
-            try fixture.store.flush()
-            benchmark.stopMeasurement()
-        },
-        setup: {
-            let fixture = try makeFixture(name: "setters-wide")
-            let properties = (0..<manyKeys).map { JSONFileStorage<Int>(wrappedValue: 0, "key\($0)", in: fixture.store) }
-            wide.value = (fixture, properties)
-        },
-        teardown: { wide.value?.0.directory.remove() }
-    )
+    registerWrapperSetters(
+        "8c 100,000 setters over 100,000 keys + flush() - Stowage @JSONFileStorage wrappers", keys: manyKeys, fixtureName: "setters-wide")
 
     // By hand: a Mutex-guarded dictionary written 100,000 times, then the whole
     // file formatted by JSONSerialization (keys sorted, as the store writes
