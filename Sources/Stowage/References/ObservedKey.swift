@@ -1,7 +1,8 @@
 public import Observation
 
 /// What the Observation framework tracks for one key: the registrar, and a
-/// key path to a property with no value of its own.
+/// key path to a property with no value of its own; and the reference
+/// registry's entry for the key's reference, which the registry keeps here.
 ///
 /// Not generic, so that the key path is one object made once for the
 /// process. Formed in the generic ``ReferenceCore``, `\.changeMarker` was
@@ -9,8 +10,9 @@ public import Observation
 /// signature: half of the instructions of making a reference.
 @usableFromInline
 class ObservedKey: Observable, @unchecked Sendable {
-    // Sendable: its stored properties are `let`s, the registrar is Sendable,
-    // and the key path is immutable (`KeyPath` is only not marked Sendable).
+    // Sendable: the registrar is Sendable, the key path is immutable
+    // (`KeyPath` is only not marked Sendable), and the registry's fields
+    // below are read and written only under the registry's lock.
     @usableFromInline let registrar = ObservationRegistrar()
     /// A copy of `sharedKeyPath`, kept so that a read loads it from the object
     /// it already has in hand, rather than through a lazily initialised global.
