@@ -97,18 +97,6 @@ extension os_unfair_lock_s {
         lock.deallocate()
     }
 
-    /// `count` locks side by side in one allocation.
-    static func make(count: Int) -> UnsafeMutablePointer<os_unfair_lock_s> {
-        let locks = UnsafeMutablePointer<os_unfair_lock_s>.allocate(capacity: count)
-        locks.initialize(repeating: os_unfair_lock_s(), count: count)
-        return locks
-    }
-
-    static func destroy(_ locks: UnsafeMutablePointer<os_unfair_lock_s>, count: Int) {
-        locks.deinitialize(count: count)
-        locks.deallocate()
-    }
-
     static func acquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_lock(lock) }
     static func tryAcquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) -> Bool { os_unfair_lock_trylock(lock) }
     static func release(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_unlock(lock) }
@@ -129,20 +117,6 @@ extension pthread_mutex_t {
         _ = pthread_mutex_destroy(lock)
         lock.deinitialize(count: 1)
         lock.deallocate()
-    }
-
-    /// `count` mutexes side by side in one allocation.
-    static func make(count: Int) -> UnsafeMutablePointer<pthread_mutex_t> {
-        let locks = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
-        locks.initialize(repeating: pthread_mutex_t(), count: count)
-        for index in 0..<count { _ = pthread_mutex_init(locks + index, nil) }
-        return locks
-    }
-
-    static func destroy(_ locks: UnsafeMutablePointer<pthread_mutex_t>, count: Int) {
-        for index in 0..<count { _ = pthread_mutex_destroy(locks + index) }
-        locks.deinitialize(count: count)
-        locks.deallocate()
     }
 
     static func acquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_lock(lock) }

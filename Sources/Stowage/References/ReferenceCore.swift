@@ -48,10 +48,10 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
     }
 
     @usableFromInline
-    static func makeStoreReadTurn() -> OpaquePointer { OpaquePointer(PlatformLock.make(count: 1)) }
+    static func makeStoreReadTurn() -> OpaquePointer { OpaquePointer(PlatformLock.make()) }
 
     deinit {
-        PlatformLock.destroy(UnsafeMutablePointer(storeReadTurn), count: 1)
+        PlatformLock.destroy(UnsafeMutablePointer(storeReadTurn))
     }
 
     /// The state, under its lock: `core.state.withLock { $0.cached }`.
