@@ -92,4 +92,55 @@ struct ReferenceCacheOrderTests {
         #expect(results.withLock { $0 } == [5, 5, 5, 5, 5])
         #expect(store.reads == 1)
     }
+
+    /// Waiting readers of different keys can sleep on one of the parking
+    /// lot's shared pairs; a read of one key still never waits for another
+    /// key's read: here a read of a key sharing the paused key's pair
+    /// finishes while the paused read holds its turn.
+    @Test func aReadNeverWaitsForAnotherKeysReadSharingItsParkingPair() throws {
+        let store = PausingStore(["paused": 1])
+        let paused = store.reference(forKey: "paused", as: Int.self)
+        // Kept alive, so each new reference has an address, and so a pair, of its own.
+        var candidates: [StorageReference<PausingStore, Int>] = []
+        var sharing: StorageReference<PausingStore, Int>?
+        for index in 0..<10_000 where sharing == nil {
+            let candidate = store.reference(forKey: "other.\(index)", as: Int.self)
+            candidates.append(candidate)
+            if candidate.storeReadTurnParkingPair == paused.storeReadTurnParkingPair { sharing = candidate }
+        }
+        let neighbour = try #require(sharing, "no reference among \(candidates.count) shares the paused one's pair")
+        store.changeWithoutAnnouncing(neighbour.key, to: 7)
+
+        store.pauseNextRead()
+        let pausedDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = paused.value
+            pausedDone.signal()
+        }
+        store.waitUntilReadIsPaused()
+        // Another reader of the paused key parks on the shared pair, so a wake-up there is due once it resumes.
+        let waiterDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = paused.value
+            waiterDone.signal()
+        }
+        while ReadsWaitingForTurn.shared.count(for: paused) == 0 { sched_yield() }
+
+        let neighbourDone = DispatchSemaphore(value: 0)
+        let neighbourValue = Locked<Int?>(nil)
+        Thread.detachNewThread {
+            let value = neighbour.value
+            neighbourValue.withLock { $0 = value }
+            neighbourDone.signal()
+        }
+        // The bound only ends a failing test, which would otherwise hang until the paused read resumed.
+        let finished = neighbourDone.wait(timeout: .now() + 30) == .success
+        #expect(finished, "the neighbour's read waited for the paused key's read")
+        store.resume()
+        pausedDone.wait()
+        waiterDone.wait()
+        if !finished { neighbourDone.wait() }
+        #expect(neighbourValue.withLock { $0 } == 7)
+        #expect(paused.value == 1)
+    }
 }

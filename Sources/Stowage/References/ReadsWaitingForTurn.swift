@@ -23,3 +23,9 @@ package final class ReadsWaitingForTurn: Sendable {
         counts.withLock { $0[ObjectIdentifier(reference.core)] ?? 0 }
     }
 }
+
+extension StorageReference {
+    /// Which of the `ParkingLot`'s pairs this reference's readers wait on, for
+    /// tests that need two references sharing one.
+    package var storeReadTurnParkingPair: Int { ParkingLot.pairIndex(for: core) }
+}

@@ -25,34 +25,28 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
     @usableFromInline let stateLock = ShortLock()
     /// Guarded by `stateLock`; reached through ``state``.
     @exclusivity(unchecked) @usableFromInline var stateStorage = ReferenceState<Value>()
-    /// The turn of reads that fill the cache: held across a store's read, so
-    /// a platform lock, which a waiter sleeps on.
-    @usableFromInline let storeReadTurn: OpaquePointer
 
     /// Bit 0: a writer is updating the slot; bit 1: the slot holds a present
     /// value; the bits above count updates, so a reader can tell one happened.
     @usableFromInline let fastSequence = Atomic<UInt64>(0)
     @usableFromInline let fastBits = Atomic<UInt64>(0)
 
-    /// The thread holding the store-read turn, so a store that
-    /// reads the same key again from inside that read (through an observer,
-    /// say) does not wait for itself. See `StorageReference.readAndCache()`
-    /// for why those reads take turns.
+    /// The turn of reads that fill the cache (see `StorageReference.readAndCache()`
+    /// for why they take turns): the thread holding it, or 0. Held across a
+    /// store's read, so a waiter sleeps, in the `ParkingLot`: a platform
+    /// mutex of its own was 64 bytes and an allocation for every reference,
+    /// for a wait that few ever make. Naming the holder also lets a store
+    /// that reads the same key again from inside that read (through an
+    /// observer, say) go on without waiting for itself.
     let storeReadTurnHolder = Atomic<UInt>(0)
+    /// How many threads are parked waiting for the turn, so that releasing
+    /// it wakes no one, and takes no lock, when none are.
+    let storeReadTurnWaiters = Atomic<UInt>(0)
 
     /// Inlinable, so that it is specialised where a reference is made: made
     /// generically, it looked up the metadata of every generic type in the state.
     @inlinable
-    override init() {
-        storeReadTurn = Self.makeStoreReadTurn()
-    }
-
-    @usableFromInline
-    static func makeStoreReadTurn() -> OpaquePointer { OpaquePointer(PlatformLock.make()) }
-
-    deinit {
-        PlatformLock.destroy(UnsafeMutablePointer(storeReadTurn))
-    }
+    override init() {}
 
     /// The state, under its lock: `core.state.withLock { $0.cached }`.
     @inlinable
@@ -75,9 +69,24 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
         }
     }
 
-    /// Waits for, then holds, the turn to read the store for the cache.
-    func acquireStoreReadTurn() { PlatformLock.acquire(UnsafeMutablePointer(storeReadTurn)) }
-    func releaseStoreReadTurn() { PlatformLock.release(UnsafeMutablePointer(storeReadTurn)) }
+    /// Waits for, then holds, the turn to read the store for the cache, as `thread`.
+    func acquireStoreReadTurn(as thread: UInt) {
+        if storeReadTurnHolder.compareExchange(expected: 0, desired: thread, ordering: .acquiring).exchanged { return }
+        // Counted before the turn is tried under the parking lot's lock, and
+        // the releaser clears the turn before it reads the count, all
+        // sequentially consistent: either the releaser sees this waiter and
+        // wakes it, or this waiter sees the turn free.
+        storeReadTurnWaiters.add(1, ordering: .sequentiallyConsistent)
+        ParkingLot.park(on: self) {
+            storeReadTurnHolder.compareExchange(expected: 0, desired: thread, ordering: .sequentiallyConsistent).exchanged
+        }
+        storeReadTurnWaiters.subtract(1, ordering: .relaxed)
+    }
+
+    func releaseStoreReadTurn() {
+        storeReadTurnHolder.store(0, ordering: .sequentiallyConsistent)
+        if storeReadTurnWaiters.load(ordering: .sequentiallyConsistent) != 0 { ParkingLot.wakeAll(parkedOn: self) }
+    }
 
     /// Whether `Value` can live in the lock-free slot; constant once specialised.
     @inlinable

@@ -46,12 +46,10 @@ extension StorageReference {
         let thread = currentThreadIdentifier()
         // This thread is already reading the key for the cache, further down the stack: read without it.
         if core.storeReadTurnHolder.load(ordering: .relaxed) == thread { return readFromStorage() }
-        // The turn guards no state of its own, only the order of these reads, so it is taken bare.
         let waitsForAnotherRead = core.storeReadTurnHolder.load(ordering: .relaxed) != 0
         if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(1, for: core) }
-        core.acquireStoreReadTurn()
+        core.acquireStoreReadTurn(as: thread)
         if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(-1, for: core) }
-        core.storeReadTurnHolder.store(thread, ordering: .relaxed)
         let (cached, generation) = core.cachedRead()
         let result = cached ?? readFromStorage()
         if cached == nil {
@@ -61,7 +59,6 @@ extension StorageReference {
                 if case .failed(let error) = result { state.lastError = error } else { state.lastError = nil }
             }
         }
-        core.storeReadTurnHolder.store(0, ordering: .relaxed)
         core.releaseStoreReadTurn()
         // Reported once per failing value: the failure is cached until the key changes.
         if cached == nil, case .failed(let error) = result { error.report() }
