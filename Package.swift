@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StowageInMemory", targets: ["StowageInMemory"]),
         .library(name: "StowageJSONFile", targets: ["StowageJSONFile"]),
         .library(name: "StowageEnvironment", targets: ["StowageEnvironment"]),
+        .library(name: "StowageUserDefaults", targets: ["StowageUserDefaults"]),
         .library(name: "StowageFlags", targets: ["StowageFlags"]),
         .library(name: "StowageTesting", targets: ["StowageTesting"]),
         .executable(name: "stowage-example", targets: ["StowageExample"]),
@@ -21,6 +22,8 @@ let package = Package(
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
         .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
+        // Foundation's UserDefaults, and moving in from the libraries that wrote to it.
+        .target(name: "StowageUserDefaults", dependencies: ["Stowage"]),
         // Feature flags on the core: declared once, overridden locally, updated remotely.
         .target(name: "StowageFlags", dependencies: ["Stowage", "StowageInMemory", "StowageJSON", "StowageJSONFile"]),
 
@@ -32,6 +35,7 @@ let package = Package(
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"], path: "Tests/StowageJSONFileWorker"),
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
         .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags", "StowageTestSupport"], path: "Tests/StowageFlagsWorker"),
+        .executableTarget(name: "StowageUserDefaultsWorker", dependencies: ["StowageUserDefaults", "StowageTesting"], path: "Tests/StowageUserDefaultsWorker"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON"]),
@@ -42,6 +46,10 @@ let package = Package(
         .testTarget(
             name: "StowageEnvironmentTests",
             dependencies: ["StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]
+        ),
+        .testTarget(
+            name: "StowageUserDefaultsTests",
+            dependencies: ["StowageUserDefaults", "StowageJSONFile", "StowageTesting", "StowageTestSupport", "StowageUserDefaultsWorker"]
         ),
         .testTarget(
             name: "StowageCompositionTests",

@@ -24,7 +24,7 @@ swift package dump-symbol-graph --minimum-access-level public > "$out/dump-symbo
 graphs=$(sed -n 's/^Files written to //p' "$out/dump-symbol-graph.log" | tail -1)
 [ -d "$graphs" ] || { echo "no symbol graphs in $graphs" >&2; exit 1; }
 
-modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageFlags StowageTesting)
+modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting)
 for module in "${modules[@]}"; do
     mkdir -p "$out/graphs/$module"
     cp "$graphs/$module.symbols.json" "$out/graphs/$module/"

@@ -1,0 +1,2 @@
+// `import StowageUserDefaults` is all a user writes.
+@_exported public import Stowage
