@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "StowageInMemory", package: "Stowage"),
                 .product(name: "StowageJSONFile", package: "Stowage"),
                 .product(name: "StowageEnvironment", package: "Stowage"),
+                .product(name: "StowageUserDefaults", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),

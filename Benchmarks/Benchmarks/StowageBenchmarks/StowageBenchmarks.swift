@@ -28,4 +28,5 @@ let benchmarks: @Sendable () -> Void = {
     registerMultiProcessModifyBenchmarks()
     registerLargeFileFlushBenchmarks()
     registerReferenceCreationBenchmarks()
+    registerUserDefaultsBenchmarks()
 }
