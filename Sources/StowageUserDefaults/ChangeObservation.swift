@@ -23,7 +23,9 @@ final class ChangeObservation: @unchecked Sendable {
             forName: UserDefaults.didChangeNotification, object: store.userDefaults, queue: nil
         ) { [weak store, weak self] _ in
             guard let store, let self, !self.isWritingOnThisThread else { return }
-            store.announceChangeOfAllKeys()
+            // Posted inside `set`, perhaps while a store holds `UserDefaultsStore.access`:
+            // announced afterwards, so an observer that reads the store does not wait for itself.
+            DispatchQueue.global().async { store.announceChangeOfAllKeys() }
         }
     }
 

@@ -141,11 +141,13 @@ enum PropertyListForm {
     }
 
     /// Only characters XML 1.0 can hold, and no carriage return, which XML
-    /// reads back as a line feed.
+    /// reads back as a line feed, nor a byte order mark.
     static func keepsExactly(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
             switch scalar.value {
             case 0x9, 0xA: true
+            // U+FEFF, the byte order mark, was once dropped from a string's start when the file was read back.
+            case 0xFEFF: false
             case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
             default: false
             }

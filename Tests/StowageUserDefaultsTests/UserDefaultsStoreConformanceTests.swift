@@ -1,3 +1,5 @@
+import Foundation
+import StowageTestSupport
 import StowageTesting
 import StowageUserDefaults
 import Testing
@@ -5,23 +7,21 @@ import Testing
 struct UserDefaultsStoreConformanceTests {
     typealias Suite = StorageConformanceSuite<UserDefaultsStore>
 
-    /// Every check over stores of suites of their own. Changes made to the
-    /// defaults behind Stowage's back are announced only where Foundation
-    /// posts `didChangeNotification` for them, which swift-corelibs-foundation
-    /// does not, so on Linux the external change check is left out (the
-    /// report lists it as skipped; `UserDefaultsChangeTests` covers what is done).
+    /// Every check over stores of suites of their own. A change behind
+    /// Stowage's back is made by another process, which writes the suite's
+    /// file, and seen through `refresh()`, as a program does when told its
+    /// settings changed: on Linux `UserDefaults` never rereads its file on its own.
     @Test(arguments: Suite.Check.allCases)
     func conformance(_ check: Suite.Check) async throws {
         let suites = TemporarySuites()
         defer { suites.removeAll() }
-        #if canImport(Darwin)
-        let externalChange: (@Sendable (UserDefaultsStore, String, StoredValue?) throws -> Void)? = { store, key, value in
-            let other = UserDefaultsStore(store.userDefaults)
-            if let value { try other.set(value, forKey: key) } else { try other.removeValue(forKey: key) }
+        let externalChange: @Sendable (UserDefaultsStore, String, StoredValue?) throws -> Void = { store, key, value in
+            let suiteName = store.suiteName ?? ""
+            let arguments = value.map { ["set", suiteName, key, ExactForm.encode($0).map { String(format: "%02x", $0) }.joined()] } ?? ["remove", suiteName, key]
+            let (status, output) = try WorkerProcess("StowageUserDefaultsWorker").run(arguments)
+            guard status == 0 else { throw StorageError(code: .storeFailure, key: key, reason: "the worker failed: \(output)") }
+            try store.refresh()
         }
-        #else
-        let externalChange: (@Sendable (UserDefaultsStore, String, StoredValue?) throws -> Void)? = nil
-        #endif
         let suite = Suite(
             options: Suite.Options(
                 externalChange: externalChange,

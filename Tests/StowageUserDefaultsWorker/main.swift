@@ -3,17 +3,39 @@
 // left there in Stowage's exact form, and exits, so the test can read the
 // suite back in a process that never saw the values written.
 //
+// It is also the other process of the conformance suite's external change:
+// it sets one key (the value given in the exact form, as hex) or removes it.
+//
 //   StowageUserDefaultsWorker write SUITE
+//   StowageUserDefaultsWorker set SUITE KEY HEX
+//   StowageUserDefaultsWorker remove SUITE KEY
 import Foundation
 import StowageTesting
 import StowageUserDefaults
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, arguments[1] == "write" else {
-    print("usage: StowageUserDefaultsWorker write SUITE")
+func usage() -> Never {
+    print("usage: StowageUserDefaultsWorker write SUITE | set SUITE KEY HEX | remove SUITE KEY")
     exit(64)
 }
+guard arguments.count >= 3 else { usage() }
 let suiteName = arguments[2]
+
+switch (arguments[1], arguments.count) {
+case ("set", 5):
+    let hex = Array(arguments[4].utf8)
+    guard hex.count.isMultiple(of: 2) else { usage() }
+    let bytes = stride(from: 0, to: hex.count, by: 2).compactMap { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+    guard bytes.count * 2 == hex.count, let value = ExactForm.decode(Data(bytes)) else { usage() }
+    try UserDefaultsStore(suiteName: suiteName).set(value, forKey: arguments[3])
+    exit(0)
+case ("remove", 4):
+    try UserDefaultsStore(suiteName: suiteName).removeValue(forKey: arguments[3])
+    exit(0)
+case ("write", 3): break
+default: usage()
+}
+
 let store = try UserDefaultsStore(suiteName: suiteName)
 let suite = StorageConformanceSuite { store }
 let roundTrips: [ConformanceCheck] = [
