@@ -1,0 +1,90 @@
+import Foundation
+import Stowage
+
+/// Reads one value another library wrote to `UserDefaults`, as the type asked for.
+enum LegacyValueReading {
+    /// `object` as `Value`, through the form `UserDefaults` keeps.
+    static func native<Value: Storable>(_ object: Any, as type: Value.Type, key: String) throws -> Value {
+        try Value(storedValue: PropertyListForm.storedValue(from: object, key: key))
+    }
+
+    /// `object` as `Value`, trying the JSON the library writes for what
+    /// `UserDefaults` can not keep, and the form it keeps.
+    static func value<Value: Storable & Decodable>(
+        _ object: Any, as type: Value.Type, key: String, format: UserDefaultsFormat, defaults: UserDefaults
+    ) throws -> Value {
+        // Foil hands URLs to UserDefaults' own URL setter (an archive on Apple platforms, a path on Linux), and reads them back so.
+        if format == .foil, Value.self == URL.self, let url = defaults.url(forKey: key) as? Value {
+            return url
+        }
+        let json = jsonText(in: object, format: format, as: Value.self)
+        var nativeError: (any Error)?
+        // Text or bytes that the library would have written as themselves are tried as themselves first.
+        if json.isTriedFirst, let text = json.text, let value = try? JSONDecoder().decode(Value.self, from: text) {
+            return value
+        }
+        do {
+            return try native(object, as: Value.self, key: key)
+        } catch {
+            nativeError = error
+        }
+        if let text = json.text, let value = try? JSONDecoder().decode(Value.self, from: text) {
+            return value
+        }
+        throw StorageError(
+            code: .typeMismatch, key: key,
+            reason: "UserDefaults holds \(kind(of: object)) for it, which is not a \(Value.self) as \(format) writes one.",
+            underlyingError: nativeError)
+    }
+
+    /// The JSON text the library would have written for `object`, if any, and
+    /// whether to try it before the value as `UserDefaults` keeps it.
+    private static func jsonText<Value>(in object: Any, format: UserDefaultsFormat, as type: Value.Type) -> (text: Data?, isTriedFirst: Bool) {
+        switch format.library {
+        case .plain:
+            return (nil, false)
+        case .foil, .efStorage:
+            // Codable values are JSON bytes; `Data` itself is kept as it is.
+            guard let data = object as? Data, !isBytes(Value.self) else { return (nil, false) }
+            return (data, true)
+        case .defaults:
+            if let text = object as? String {
+                // A String is kept as it is; anything else kept as a string is JSON.
+                return isText(Value.self) ? (nil, false) : (Data(text.utf8), true)
+            }
+            // Arrays and dictionaries are kept element by element, each non-native element as JSON text.
+            if let elements = object as? [Any], let texts = elements as? [String] {
+                return (Data(("[" + texts.joined(separator: ",") + "]").utf8), false)
+            }
+            if let members = object as? [String: Any], let texts = members as? [String: String],
+                let keys = try? texts.keys.sorted().map({ String(decoding: try JSONEncoder().encode($0), as: UTF8.self) })
+            {
+                let sortedValues = texts.keys.sorted().map { texts[$0] ?? "null" }
+                return (Data(("{" + zip(keys, sortedValues).map { "\($0):\($1)" }.joined(separator: ",") + "}").utf8), false)
+            }
+            return (nil, false)
+        }
+    }
+
+    private static func isText<Value>(_ type: Value.Type) -> Bool {
+        Value.self == String.self || Value.self == Substring.self
+    }
+
+    private static func isBytes<Value>(_ type: Value.Type) -> Bool {
+        Value.self == Data.self || Value.self == [UInt8].self
+    }
+
+    /// What the object is, for an error; never its contents, which may be secret.
+    static func kind(of object: Any) -> String {
+        switch object {
+        case is Bool: "a boolean"
+        case is String: "a string"
+        case is Data: "data"
+        case is Date: "a date"
+        case is [Any]: "an array"
+        case is [String: Any]: "a dictionary"
+        case is NSNumber, is Int, is Int64, is UInt64, is Double, is Float: "a number"
+        default: "a value of type \(type(of: object))"
+        }
+    }
+}
