@@ -53,6 +53,7 @@ done
         echo '            .product(name: "StowageEnvironment", package: "Stowage"),'
         echo '            .product(name: "StowageFlags", package: "Stowage"),'
         echo '            .product(name: "StowageTesting", package: "Stowage"),'
+        echo '            .product(name: "StowageUserDefaults", package: "Stowage"),'
         echo '        ]),'
     done
     # App code that tries to reach a store's backend requirements; it must not compile (checked below).

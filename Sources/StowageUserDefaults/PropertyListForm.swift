@@ -12,9 +12,9 @@ import Stowage
 /// expects: a `Bool` as a boolean, an integer as a number, a `String` as a
 /// string, `Data`, a `Date`, arrays and dictionaries of those. What it would
 /// change or refuse is written in the ``ExactForm``: on Linux its file is XML,
-/// which turns `-0.0` into `0.0`, drops a date's fraction of a second, can not
-/// hold NUL or most control characters in a string (and a file holding them
-/// can not be read back), and `set(_:forKey:)` traps on `NSNull`. The rule is
+/// which turns `-0.0` into `0.0`, drops a date's fraction of a second, and
+/// takes NUL and most control characters raw, which XML forbids (Python's
+/// plistlib rejected such a file), and `set(_:forKey:)` traps on `NSNull`. The rule is
 /// the same on Apple platforms, so a value has one form wherever it is written.
 enum PropertyListForm {
     /// The object to hand `UserDefaults.set(_:forKey:)`.
