@@ -50,8 +50,22 @@ enum ChildProcesses {
         return childrenCPUMicroseconds() - before
     }
 
+    /// This process's environment without the plugin's `LD_PRELOAD` of its
+    /// malloc interposer, for a child whose own allocations are the measurement.
+    static func environmentWithoutPreloads() -> [String] {
+        var variables: [String] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            let text = String(cString: variable)
+            if !text.hasPrefix("LD_PRELOAD=") { variables.append(text) }
+            entry += 1
+        }
+        return variables
+    }
+
     /// Runs `command` and returns what it printed; fails if it does not exit with status 0.
-    static func output(of command: [String]) throws -> String {
+    /// - Parameter environment: the child's environment, `nil` for this process's own.
+    static func output(of command: [String], environment: [String]? = nil) throws -> String {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw Failure(description: "could not make a pipe: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
@@ -62,7 +76,10 @@ enum ChildProcesses {
         var pid = pid_t()
         let arguments = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
-        let result = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
+        let variables = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { variables?.forEach { free($0) } }
+        let result = variables.map { posix_spawn(&pid, command[0], &actions, nil, arguments, $0) }
+            ?? posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }
         guard result == 0 else { throw Failure(description: "could not start \(command[0]): errno \(result)") }
