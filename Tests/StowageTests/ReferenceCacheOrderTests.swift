@@ -95,9 +95,13 @@ struct ReferenceCacheOrderTests {
 
     /// Waiting readers of different keys can sleep on one of the parking
     /// lot's shared pairs; a read of one key still never waits for another
-    /// key's read: here a read of a key sharing the paused key's pair
-    /// finishes while the paused read holds its turn.
-    @Test func aReadNeverWaitsForAnotherKeysReadSharingItsParkingPair() throws {
+    /// key's read. Here both keys' turns are held, with a reader of each
+    /// parked on the one pair: the neighbour's read finishes, and its waiter
+    /// is woken and finishes, while the other key's read is still paused.
+    @Test func readsOfKeysSharingAParkingPairNeverWaitForEachOther() throws {
+        #if canImport(Darwin)
+        // The turn is an os_unfair_lock there; there is no parking lot to share.
+        #else
         let store = PausingStore(["paused": 1])
         let paused = store.reference(forKey: "paused", as: Int.self)
         // Kept alive, so each new reference has an address, and so a pair, of its own.
@@ -109,38 +113,47 @@ struct ReferenceCacheOrderTests {
             if candidate.storeReadTurnParkingPair == paused.storeReadTurnParkingPair { sharing = candidate }
         }
         let neighbour = try #require(sharing, "no reference among \(candidates.count) shares the paused one's pair")
+        let pair = paused.storeReadTurnParkingPair
         store.changeWithoutAnnouncing(neighbour.key, to: 7)
 
-        store.pauseNextRead()
-        let pausedDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = paused.value
-            pausedDone.signal()
+        func readOnAThreadOfItsOwn(_ reference: StorageReference<PausingStore, Int>) -> DispatchSemaphore {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = reference.value
+                done.signal()
+            }
+            return done
         }
-        store.waitUntilReadIsPaused()
-        // Another reader of the paused key parks on the shared pair, so a wake-up there is due once it resumes.
-        let waiterDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = paused.value
-            waiterDone.signal()
+        func waitUntilParked(_ count: Int) {
+            while ParkingLot.parkedThreads(onPair: pair) < count { sched_yield() }
         }
-        while ReadsWaitingForTurn.shared.count(for: paused) == 0 { sched_yield() }
 
-        let neighbourDone = DispatchSemaphore(value: 0)
-        let neighbourValue = Locked<Int?>(nil)
-        Thread.detachNewThread {
-            let value = neighbour.value
-            neighbourValue.withLock { $0 = value }
-            neighbourDone.signal()
-        }
-        // The bound only ends a failing test, which would otherwise hang until the paused read resumed.
-        let finished = neighbourDone.wait(timeout: .now() + 30) == .success
-        #expect(finished, "the neighbour's read waited for the paused key's read")
-        store.resume()
-        pausedDone.wait()
-        waiterDone.wait()
-        if !finished { neighbourDone.wait() }
-        #expect(neighbourValue.withLock { $0 } == 7)
+        let pausedKey = store.pauseNextRead(ofKey: "paused")
+        let pausedRead = readOnAThreadOfItsOwn(paused)
+        pausedKey.waitUntilPaused()
+        let pausedWaiter = readOnAThreadOfItsOwn(paused)
+        waitUntilParked(1)
+
+        let neighbourKey = store.pauseNextRead(ofKey: neighbour.key)
+        let neighbourRead = readOnAThreadOfItsOwn(neighbour)
+        neighbourKey.waitUntilPaused()
+        let neighbourWaiter = readOnAThreadOfItsOwn(neighbour)
+        waitUntilParked(2)
+
+        // Releasing the neighbour's turn wakes the pair; its waiter must take the turn, the other sleep on.
+        neighbourKey.resume()
+        // The bounds only end a failing test, which would otherwise hang until the paused read resumed.
+        let neighbourFinished = neighbourRead.wait(timeout: .now() + 30) == .success
+        let waiterFinished = neighbourWaiter.wait(timeout: .now() + 30) == .success
+        #expect(neighbourFinished && waiterFinished, "a read of the neighbour waited for the paused key's read")
+        #expect(neighbour.value == 7)
+
+        pausedKey.resume()
+        pausedRead.wait()
+        // A reader never woken would never finish: bounded, so a failure is a report, not a hang.
+        #expect(pausedWaiter.wait(timeout: .now() + 30) == .success, "the paused key's waiter was never woken")
+        guard neighbourFinished && waiterFinished else { return }
         #expect(paused.value == 1)
+        #endif
     }
 }

@@ -20,10 +20,24 @@ package enum ParkingLot {
     /// Sleeps until `condition` is true. `condition` is checked holding the
     /// object's pair, so a change made before ``wakeAll(parkedOn:)`` is never missed.
     static func park(on object: AnyObject, until condition: () -> Bool) {
-        let pair = pairs.pair(for: object)
+        let index = pairs.index(for: object)
+        let pair = pairs.pair(at: index)
         pthread_mutex_lock(pair.mutex)
-        while !condition() { pthread_cond_wait(pair.condition, pair.mutex) }
+        while !condition() {
+            pairs.parked[index] += 1
+            pthread_cond_wait(pair.condition, pair.mutex)
+            pairs.parked[index] -= 1
+        }
         pthread_mutex_unlock(pair.mutex)
+    }
+
+    /// How many threads sleep on the pair at `index` now, for tests that must
+    /// know a thread is parked, not only on its way there.
+    package static func parkedThreads(onPair index: Int) -> Int {
+        let pair = pairs.pair(at: index)
+        pthread_mutex_lock(pair.mutex)
+        defer { pthread_mutex_unlock(pair.mutex) }
+        return pairs.parked[index]
     }
 
     /// Wakes every thread parked on `object` (and on the objects sharing its
@@ -48,8 +62,11 @@ package enum ParkingLot {
         static let count = 64  // 2^6: `pair(for:)` takes the top 6 bits
         let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
         let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: count)
+        /// Threads asleep on each pair; each count is guarded by its pair's mutex.
+        let parked = UnsafeMutablePointer<Int>.allocate(capacity: count)
 
         init() {
+            parked.initialize(repeating: 0, count: Self.count)
             for index in 0..<Self.count {
                 (mutexes + index).initialize(to: pthread_mutex_t())
                 (conditions + index).initialize(to: pthread_cond_t())
@@ -60,8 +77,11 @@ package enum ParkingLot {
         }
 
         func pair(for object: AnyObject) -> (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) {
-            let index = index(for: object)
-            return (mutexes + index, conditions + index)
+            pair(at: index(for: object))
+        }
+
+        func pair(at index: Int) -> (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) {
+            (mutexes + index, conditions + index)
         }
 
         func index(for object: AnyObject) -> Int {

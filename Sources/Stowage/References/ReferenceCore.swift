@@ -33,20 +33,41 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
 
     /// The turn of reads that fill the cache (see `StorageReference.readAndCache()`
     /// for why they take turns): the thread holding it, or 0. Held across a
-    /// store's read, so a waiter sleeps, in the `ParkingLot`: a platform
-    /// mutex of its own was 64 bytes and an allocation for every reference,
-    /// for a wait that few ever make. Naming the holder also lets a store
+    /// store's read, so a waiter sleeps: on Linux in the `ParkingLot`, since a
+    /// platform mutex of its own was 64 bytes and an allocation for every
+    /// reference, for a wait that few ever make. Naming the holder also lets a store
     /// that reads the same key again from inside that read (through an
     /// observer, say) go on without waiting for itself.
     let storeReadTurnHolder = Atomic<UInt>(0)
+    #if canImport(Darwin)
+    /// On Apple platforms the turn is an `os_unfair_lock` of its own
+    /// allocation, as before: a waiter there donates its priority to the
+    /// holder, so a main-thread read queued behind a background one does not
+    /// wait at the background's priority, which a condition variable would not do.
+    @usableFromInline let storeReadTurn: OpaquePointer
+    #else
     /// How many threads are parked waiting for the turn, so that releasing
     /// it wakes no one, and takes no lock, when none are.
     let storeReadTurnWaiters = Atomic<UInt>(0)
+    #endif
 
     /// Inlinable, so that it is specialised where a reference is made: made
     /// generically, it looked up the metadata of every generic type in the state.
     @inlinable
-    override init() {}
+    override init() {
+        #if canImport(Darwin)
+        storeReadTurn = Self.makeStoreReadTurn()
+        #endif
+    }
+
+    #if canImport(Darwin)
+    @usableFromInline
+    static func makeStoreReadTurn() -> OpaquePointer { OpaquePointer(PlatformLock.make()) }
+
+    deinit {
+        PlatformLock.destroy(UnsafeMutablePointer(storeReadTurn))
+    }
+    #endif
 
     /// The state, under its lock: `core.state.withLock { $0.cached }`.
     @inlinable
@@ -71,6 +92,10 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
 
     /// Waits for, then holds, the turn to read the store for the cache, as `thread`.
     func acquireStoreReadTurn(as thread: UInt) {
+        #if canImport(Darwin)
+        PlatformLock.acquire(UnsafeMutablePointer(storeReadTurn))
+        storeReadTurnHolder.store(thread, ordering: .relaxed)
+        #else
         if storeReadTurnHolder.compareExchange(expected: 0, desired: thread, ordering: .acquiring).exchanged { return }
         // Counted before the turn is tried under the parking lot's lock, and
         // the releaser clears the turn before it reads the count, all
@@ -81,11 +106,17 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
             storeReadTurnHolder.compareExchange(expected: 0, desired: thread, ordering: .sequentiallyConsistent).exchanged
         }
         storeReadTurnWaiters.subtract(1, ordering: .relaxed)
+        #endif
     }
 
     func releaseStoreReadTurn() {
+        #if canImport(Darwin)
+        storeReadTurnHolder.store(0, ordering: .relaxed)
+        PlatformLock.release(UnsafeMutablePointer(storeReadTurn))
+        #else
         storeReadTurnHolder.store(0, ordering: .sequentiallyConsistent)
         if storeReadTurnWaiters.load(ordering: .sequentiallyConsistent) != 0 { ParkingLot.wakeAll(parkedOn: self) }
+        #endif
     }
 
     /// Whether `Value` can live in the lock-free slot; constant once specialised.

@@ -9,6 +9,8 @@ final class PausingStore: UnderlyingStorage {
     private let paused = DispatchSemaphore(value: 0)
     private let resumed = DispatchSemaphore(value: 0)
     private let readCount = Locked(0)
+    /// Keys whose next read pauses on a pair of semaphores of its own.
+    private let keyPauses = Locked<[String: (paused: DispatchSemaphore, resumed: DispatchSemaphore)]>([:])
 
     /// How many reads reached the store.
     var reads: Int { readCount.withLock { $0 } }
@@ -20,6 +22,11 @@ final class PausingStore: UnderlyingStorage {
     func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? {
         readCount.withLock { $0 += 1 }
         let value = entries.withLock { $0[key] }
+        if let pause = keyPauses.withLock({ $0.removeValue(forKey: key) }) {
+            pause.paused.signal()
+            pause.resumed.wait()
+            return value
+        }
         let pauses = isNextReadPaused.withLock { paused in
             defer { paused = false }
             return paused
@@ -51,6 +58,14 @@ final class PausingStore: UnderlyingStorage {
 
     func resume() {
         resumed.signal()
+    }
+
+    /// Makes the next read of `key` take its value and wait; returns what
+    /// waits until it is paused and what resumes it.
+    func pauseNextRead(ofKey key: String) -> (waitUntilPaused: @Sendable () -> Void, resume: @Sendable () -> Void) {
+        let pause = (paused: DispatchSemaphore(value: 0), resumed: DispatchSemaphore(value: 0))
+        keyPauses.withLock { $0[key] = pause }
+        return ({ pause.paused.wait() }, { pause.resumed.signal() })
     }
 
     /// Changes a value without announcing it yet, as a store does between
