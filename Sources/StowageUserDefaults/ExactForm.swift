@@ -113,7 +113,8 @@ package enum ExactForm {
                 // Each element takes at least a byte, so a count beyond what is left is damage.
                 guard let count = word(), count <= UInt64(bytes.count - offset) else { return nil }
                 var elements: [StoredValue] = []
-                elements.reserveCapacity(Int(count))
+                // Bounded: damaged counts at every level of nesting must not reserve gigabytes.
+                elements.reserveCapacity(min(Int(count), 1024))
                 for _ in 0..<count {
                     guard let element = value(depth: depth + 1) else { return nil }
                     elements.append(element)

@@ -67,8 +67,11 @@ enum PropertyListForm {
             return storedValue(from: number)
         }
         #endif
+        // A boxed number (what PropertyListSerialization returns on Linux)
+        // before Swift's types: a boxed 0 or 1 would also cast to `Bool`.
+        if type(of: object) is NSNumber.Type, let number = object as? NSNumber { return storedValue(from: number) }
         switch object {
-        // swift-corelibs-foundation returns Swift's own types, each exactly as it was written.
+        // UserDefaults in swift-corelibs-foundation returns Swift's own types, each exactly as it was written.
         case let flag as Bool: return .bool(flag)
         case let integer as Int: return .signedInteger(Int64(integer))
         case let integer as Int64: return .signedInteger(integer)

@@ -36,27 +36,31 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
     public let suiteName: String?
 
     /// Removes the change notification's observer when the store goes.
-    private let changeObservation: ChangeObservation
+    let changeObservation: ChangeObservation
     /// The domain as this store last saw it, read when it was made and kept
-    /// up to date by its writes and by ``refresh()``, which announces what
-    /// differs from it. Not what `UserDefaults` reports before rereading: on
-    /// Linux that was already the new file's contents at times, while reads
-    /// still gave the old values. Changed only while holding `access`.
-    private let lastSeen = Locked<[String: StoredValue]>([:])
+    /// up to date by its writes, its siblings' and ``refresh()``, which
+    /// announces what differs from it. Not what `UserDefaults` reports before
+    /// rereading: on Linux that was already the new file's contents at times,
+    /// while reads still gave the old values.
+    let lastSeen = Locked<[String: StoredValue]>([:])
 
-    /// A store over the given defaults.
+    /// A store over `UserDefaults.standard`, or another object over the
+    /// app's own domain. For a suite, use ``init(suiteName:)``, which knows
+    /// the suite's name: listing and ``refresh()`` read the domain by name.
     public init(_ userDefaults: UserDefaults) {
         self.userDefaults = userDefaults
         self.suiteName = nil
         changeObservation = ChangeObservation()
         changeObservation.start(for: self)
         rememberDomain()
+        UserDefaultsStoreRegistry.register(self)
     }
 
     /// A store over the suite named `suiteName`: on Apple platforms an app
     /// group's identifier names the group's shared suite.
     /// - Throws: `StorageError` when `UserDefaults` refuses the name (the
-    ///   app's own bundle identifier, or `NSGlobalDomain`).
+    ///   app's own bundle identifier, or `NSGlobalDomain`), or when it is not
+    ///   a plain name: on Linux it is a path under `~/.config`.
     public init(suiteName: String) throws {
         // swift-corelibs-foundation makes the name a path under ~/.config: "../x" would write ~/x.
         let isPlainName = !suiteName.isEmpty && suiteName != "." && suiteName != ".." && !suiteName.contains("/") && !suiteName.contains("\u{0}")
@@ -70,57 +74,50 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
         changeObservation = ChangeObservation()
         changeObservation.start(for: self)
         rememberDomain()
+        UserDefaultsStoreRegistry.register(self)
     }
 
     /// Fills `lastSeen` from the domain; values Stowage can not read are left out, so a refresh announces them.
     private func rememberDomain() {
-        Self.access.withLock {
-            let domain = userDefaults.persistentDomain(forName: domainName) ?? [:]
-            lastSeen.withLock { $0 = domain.compactMapValues { try? PropertyListForm.storedValue(from: $0, key: "") } }
-        }
+        let domain = UserDefaultsAccess.withLock { userDefaults.persistentDomain(forName: domainName) ?? [:] }
+        lastSeen.withLock { $0 = domain.compactMapValues { try? PropertyListForm.storedValue(from: $0, key: "") } }
     }
 
-    /// Every call this module makes to `UserDefaults`, one at a time, in all
-    /// stores: swift-corelibs-foundation lost updates when one thread read
-    /// while another wrote and synchronised (a compare-and-swap under a lock
-    /// of the key alone lost 1 increment in 2,000 in about half the runs of
-    /// the conformance suite's concurrent `modify`). Writes are rare and
-    /// reads mostly come from references' caches, so one lock costs little.
-    static let access = Locked<Void>(())
-
     public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
-        guard let object = Self.access.withLock({ userDefaults.object(forKey: key) }) else { return nil }
+        guard let object = UserDefaultsAccess.withLock({ userDefaults.object(forKey: key) }) else { return nil }
         return try PropertyListForm.storedValue(from: object, key: key)
     }
 
     public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
-        let object = PropertyListForm.object(for: value)
-        try Self.access.withLock {
-            lastSeen.withLock { $0[key] = value }
-            try write(object, forKey: key)
-        }
+        _ = try replace([key: value], expecting: nil)
     }
 
     public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
-        try Self.access.withLock {
-            lastSeen.withLock { $0[key] = nil }
-            try write(nil, forKey: key)
-        }
+        _ = try replace([key: nil], expecting: nil)
     }
 
-    /// Compare-and-swap under the lock every access takes, so it is atomic
-    /// with every write made through a `UserDefaultsStore` in this process
-    /// (not with other processes: on Linux `UserDefaults` has no lock of its own).
-    public static let replacesAtomically = true
+    /// On Linux, compare-and-swap under the lock every call to `UserDefaults`
+    /// takes, so it is atomic with every write made through a
+    /// `UserDefaultsStore` in this process (not with other processes:
+    /// `UserDefaults` has no lock of its own there). On Apple platforms,
+    /// where no lock is taken (see `UserDefaultsAccess`), Stowage serialises
+    /// its own writes of each key around it.
+    public static var replacesAtomically: Bool { UserDefaultsAccess.isLocked }
 
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
-        try replaceStoredValues(expecting: [key: expected], with: [key: newValue], access)
+        try replace([key: newValue], expecting: [key: expected])
     }
 
     public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+        try replace(replacements, expecting: expected)
+    }
+
+    /// Writes `replacements` (`nil` removes a key) if every key of `expected`
+    /// holds its value, persists them, and tells the other stores over the domain.
+    private func replace(_ replacements: [String: StoredValue?], expecting expected: [String: StoredValue?]?) throws -> Bool {
         let objects = replacements.mapValues { $0.map(PropertyListForm.object(for:)) }
-        return try Self.access.withLock {
-            for (key, value) in expected {
+        let replaced = try UserDefaultsAccess.withLock { () throws -> Bool in
+            for (key, value) in expected ?? [:] {
                 let current = try userDefaults.object(forKey: key).map { try PropertyListForm.storedValue(from: $0, key: key) }
                 guard current == value else { return false }
             }
@@ -132,18 +129,23 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
             lastSeen.withLock { seen in
                 for (key, value) in replacements { seen[key] = value }
             }
-            if let key = objects.keys.min() { try persist(key) }
+            // Before persisting, which may fail with the values already in memory: readers then see them all at once.
             if replacements.count > 1 { discardCachedValues(forKeys: replacements.keys) }
+            if let key = objects.keys.min() { try persist(key) }
             return true
         }
+        if replaced { tellSiblings(replacements) }
+        return replaced
     }
 
-    /// Sets or removes one key and persists it; called holding `access`.
-    private func write(_ object: Any?, forKey key: String) throws {
-        changeObservation.asOwnChange {
-            if let object { userDefaults.set(object, forKey: key) } else { userDefaults.removeObject(forKey: key) }
+    /// Announces a change made through this store to the other stores over its domain.
+    private func tellSiblings(_ replacements: [String: StoredValue?]) {
+        for sibling in UserDefaultsStoreRegistry.siblings(of: self) {
+            sibling.lastSeen.withLock { seen in
+                for (key, value) in replacements { seen[key] = value }
+            }
+            sibling.announceChanges(forKeys: replacements.keys)
         }
-        try persist(key)
     }
 
     /// On Linux, writes the change to the file at once: swift-corelibs-foundation
@@ -158,95 +160,11 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
         #endif
     }
 
-    /// Reads the defaults' file again, and announces every key whose value
-    /// another process changed.
-    ///
-    /// On Linux, `UserDefaults` never rereads its file on its own: measured,
-    /// a long-running process did not see another's write after 45 seconds.
-    /// Nor does `synchronize()` always reread it: while other suites were
-    /// written in the same process, it kept serving the old values. So on
-    /// Linux this reads the file itself and, where it differs from what
-    /// `UserDefaults` holds, hands it the file's contents. Call it when told
-    /// the settings changed, or on a timer. On Apple platforms the system
-    /// keeps the defaults of all processes in step, and this announces what
-    /// changed since the store last looked.
-    /// - Throws: `StorageError` when the file can not be read or parsed; nothing is changed then.
-    public func refresh() throws {
-        let changed = try Self.access.withLock { () throws(StorageError) -> [String] in
-            guard userDefaults.synchronize() else {
-                throw StorageError(code: .storeFailure, reason: "UserDefaults could not read or write its file (\(description)).")
-            }
-            #if canImport(Darwin)
-            let current = userDefaults.persistentDomain(forName: domainName) ?? [:]
-            #else
-            // What the other process wrote: `UserDefaults` did not always reread it.
-            let current = try fileContents()
-            if !Self.holdsTheSameValues(userDefaults.persistentDomain(forName: domainName) ?? [:], current) {
-                changeObservation.asOwnChange { userDefaults.setPersistentDomain(current, forName: domainName) }
-            }
-            #endif
-            let now = current.compactMapValues { try? PropertyListForm.storedValue(from: $0, key: "") }
-            return lastSeen.withLock { seen in
-                defer { seen = now }
-                // A key whose value Stowage can not read is announced every time, so a reference reports it.
-                return Set(seen.keys).union(current.keys).filter { seen[$0] != now[$0] || now[$0] == nil }.sorted()
-            }
-        }
-        announceChanges(forKeys: changed)
-    }
-
-    /// Whether two objects `UserDefaults` returned hold one value; one Stowage
-    /// can not read counts as changed, so a reference reads it and reports why.
-    static func holdsTheSameValue(_ old: Any, _ new: Any, key: String) -> Bool {
-        guard let oldValue = try? PropertyListForm.storedValue(from: old, key: key),
-            let newValue = try? PropertyListForm.storedValue(from: new, key: key)
-        else { return false }
-        return oldValue == newValue
-    }
-
-    static func holdsTheSameValues(_ old: [String: Any], _ new: [String: Any]) -> Bool {
-        old.count == new.count && old.allSatisfy { key, value in new[key].map { holdsTheSameValue(value, $0, key: key) } ?? false }
-    }
-
-    #if !canImport(Darwin)
-    /// Where swift-corelibs-foundation keeps the suite: `$XDG_CONFIG_HOME`
-    /// when it is an absolute path, else `~/.config`, then the domain's name
-    /// and `.plist` (measured; it reads the variables as the process starts).
-    var fileURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let folder: URL
-        if let configuration = environment["XDG_CONFIG_HOME"], configuration.hasPrefix("/") {
-            folder = URL(filePath: configuration, directoryHint: .isDirectory)
-        } else {
-            folder = URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".config", directoryHint: .isDirectory)
-        }
-        return folder.appending(path: domainName + ".plist", directoryHint: .notDirectory)
-    }
-
-    /// The suite's file as a dictionary: empty when there is no file.
-    private func fileContents() throws(StorageError) -> [String: Any] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: fileURL)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return [:]
-        } catch {
-            throw StorageError(code: .storeFailure, reason: "The file of \(description) could not be read.", underlyingError: error)
-        }
-        guard let contents = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw StorageError(
-                code: .storeFailure,
-                reason: "The file of \(description) is not a property list of a dictionary; left as it is, and UserDefaults keeps what it held.")
-        }
-        return contents
-    }
-    #endif
-
     /// The values written to this store's domain: the suite's, or the app's
     /// for the standard defaults; registered defaults and other domains are
     /// not listed, as they are not kept here.
     public func storedEntries(_ access: BackendAccess) throws -> [String: StoredValue] {
-        let domain = Self.access.withLock { userDefaults.persistentDomain(forName: domainName) ?? [:] }
+        let domain = UserDefaultsAccess.withLock { userDefaults.persistentDomain(forName: domainName) ?? [:] }
         var entries: [String: StoredValue] = [:]
         for (key, object) in domain {
             entries[key] = try PropertyListForm.storedValue(from: object, key: key)

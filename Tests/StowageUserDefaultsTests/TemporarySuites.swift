@@ -16,7 +16,16 @@ final class TemporarySuites: Sendable {
     /// Removes every suite made so far.
     func removeAll() {
         for name in names.withLock({ $0 }) {
-            UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+            UserDefaultsAccess.withLock { UserDefaults(suiteName: name)?.removePersistentDomain(forName: name) }
         }
+    }
+}
+
+extension UserDefaults {
+    /// Writes as another library would, one call at a time with the stores'
+    /// own: on Linux, calls made at once by several threads lost updates
+    /// (see `UserDefaultsAccess`), and these tests run in parallel with others.
+    func setAsOtherCode(_ value: Any, forKey key: String) {
+        UserDefaultsAccess.withLock { set(value, forKey: key) }
     }
 }

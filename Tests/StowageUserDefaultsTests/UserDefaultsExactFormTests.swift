@@ -67,11 +67,11 @@ struct UserDefaultsExactFormTests {
         defer { suites.removeAll() }
         let store = try suites.makeStore()
         let defaults = store.userDefaults
-        defaults.set(true, forKey: "flag")
-        defaults.set(7, forKey: "count")
-        defaults.set(2.5, forKey: "ratio")
-        defaults.set(["a", "b"], forKey: "letters")
-        defaults.set("twelve", forKey: "notANumber")
+        defaults.setAsOtherCode(true, forKey: "flag")
+        defaults.setAsOtherCode(7, forKey: "count")
+        defaults.setAsOtherCode(2.5, forKey: "ratio")
+        defaults.setAsOtherCode(["a", "b"], forKey: "letters")
+        defaults.setAsOtherCode("twelve", forKey: "notANumber")
 
         #expect(try store.value(forKey: "flag", as: Bool.self) == true)
         #expect(try store.value(forKey: "count", as: Int.self) == 7)
@@ -90,7 +90,7 @@ struct UserDefaultsExactFormTests {
         try store.set("kept", forKey: "other")
         try store.set(-0.0, forKey: "zero")
         let encoded = try #require(store.userDefaults.data(forKey: "zero"))
-        store.userDefaults.set(encoded.dropLast(3), forKey: "zero")
+        store.userDefaults.setAsOtherCode(encoded.dropLast(3), forKey: "zero")
 
         let error = try #require(throws: StorageError.self) { try store.value(forKey: "zero", as: Double.self) }
         #expect(error.key == "zero")

@@ -13,7 +13,7 @@ struct UserDefaultsPersistenceTests {
     /// were lost in the file.)
     @Test func everyValueTheSuiteWritesReadsBackInAnotherProcess() throws {
         let suiteName = "stowage-tests-\(UUID().uuidString)"
-        defer { UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName) }
+        defer { UserDefaultsAccess.withLock { UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName) } }
         let (status, output) = try WorkerProcess("StowageUserDefaultsWorker").run(["write", suiteName])
         #expect(status == 0, "the worker failed:\n\(output)")
 

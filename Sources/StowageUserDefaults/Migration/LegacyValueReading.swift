@@ -11,10 +11,9 @@ enum LegacyValueReading {
     /// `object` as `Value`, trying the JSON the library writes for what
     /// `UserDefaults` can not keep, and the form it keeps.
     static func value<Value: Storable & Decodable>(
-        _ object: Any, as type: Value.Type, key: String, format: UserDefaultsFormat, defaults: UserDefaults
+        _ object: Any, as type: Value.Type, key: String, format: UserDefaultsFormat
     ) throws -> Value {
-        // Foil hands URLs to UserDefaults' own URL setter (an archive on Apple platforms, a path on Linux), and reads them back so.
-        if format == .foil, Value.self == URL.self, let url = defaults.url(forKey: key) as? Value {
+        if format == .foil, let url = foilURL(in: object) as? Value {
             return url
         }
         let json = jsonText(in: object, format: format, as: Value.self)
@@ -37,6 +36,26 @@ enum LegacyValueReading {
             underlyingError: nativeError)
     }
 
+    /// A URL as Foil writes it, through `UserDefaults`' own URL setter: on
+    /// Apple platforms a keyed archive of an `NSURL`, on Linux the URL's path.
+    ///
+    /// Not `UserDefaults.url(forKey:)`, which Foil reads with: on Linux it
+    /// trapped on data that is not such an archive ("There was a decoding
+    /// error and the decoding failure policy is .raiseException").
+    private static func foilURL(in object: Any) -> URL? {
+        switch object {
+        case let data as Data:
+            guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+            unarchiver.decodingFailurePolicy = .setErrorAndReturn
+            defer { unarchiver.finishDecoding() }
+            return (unarchiver.decodeObject(of: NSURL.self, forKey: NSKeyedArchiveRootObjectKey) as URL?)
+        case let path as String where path.hasPrefix("/") || path.hasPrefix("~"):
+            return URL(filePath: (path as NSString).expandingTildeInPath)
+        default:
+            return nil
+        }
+    }
+
     /// The JSON text the library would have written for `object`, if any, and
     /// whether to try it before the value as `UserDefaults` keeps it.
     private static func jsonText<Value>(in object: Any, format: UserDefaultsFormat, as type: Value.Type) -> (text: Data?, isTriedFirst: Bool) {
@@ -52,15 +71,17 @@ enum LegacyValueReading {
                 // A String is kept as it is; anything else kept as a string is JSON.
                 return isText(Value.self) ? (nil, false) : (Data(text.utf8), true)
             }
-            // Arrays and dictionaries are kept element by element, each non-native element as JSON text.
+            // Arrays and dictionaries are kept element by element, each non-native element as JSON text;
+            // tried first unless the elements are meant to be strings, which a native read of JSON text
+            // would also accept (a URL percent-encodes the quotes).
             if let elements = object as? [Any], let texts = elements as? [String] {
-                return (Data(("[" + texts.joined(separator: ",") + "]").utf8), false)
+                return (Data(("[" + texts.joined(separator: ",") + "]").utf8), !isTextCollection(Value.self))
             }
             if let members = object as? [String: Any], let texts = members as? [String: String],
                 let keys = try? texts.keys.sorted().map({ String(decoding: try JSONEncoder().encode($0), as: UTF8.self) })
             {
                 let sortedValues = texts.keys.sorted().map { texts[$0] ?? "null" }
-                return (Data(("{" + zip(keys, sortedValues).map { "\($0):\($1)" }.joined(separator: ",") + "}").utf8), false)
+                return (Data(("{" + zip(keys, sortedValues).map { "\($0):\($1)" }.joined(separator: ",") + "}").utf8), !isTextCollection(Value.self))
             }
             return (nil, false)
         }
@@ -70,6 +91,10 @@ enum LegacyValueReading {
         Value.self == String.self || Value.self == Substring.self
     }
 
+    private static func isTextCollection<Value>(_ type: Value.Type) -> Bool {
+        Value.self == [String].self || Value.self == Set<String>.self || Value.self == [String: String].self || Value.self == [String?].self
+    }
+
     private static func isBytes<Value>(_ type: Value.Type) -> Bool {
         Value.self == Data.self || Value.self == [UInt8].self
     }
@@ -77,6 +102,8 @@ enum LegacyValueReading {
     /// What the object is, for an error; never its contents, which may be secret.
     static func kind(of object: Any) -> String {
         switch object {
+        // A boxed number first: on Linux a boxed 0 or 1 also casts to `Bool`.
+        case _ where type(of: object) is NSNumber.Type: "a number"
         case is Bool: "a boolean"
         case is String: "a string"
         case is Data: "data"

@@ -63,12 +63,19 @@ extension UnderlyingStorage {
             guard try replaceStoredValues(expecting: expected, with: replacements, .granted) else { continue }
             announceChanges(forKeys: replacements.keys)
             if removingMigratedKeys {
-                UserDefaultsStore.access.withLock {
+                UserDefaultsAccess.withLock {
                     for key in plan.migratedSourceKeys { defaults.removeObject(forKey: key) }
                     #if !canImport(Darwin)
                     // As the store does after each write: swift-corelibs-foundation writes its file only now.
                     defaults.synchronize()
                     #endif
+                }
+                // Stores over these defaults hear of it as of any change behind their back.
+                for store in UserDefaultsStoreRegistry.stores(over: defaults) {
+                    store.lastSeen.withLock { seen in
+                        for key in plan.migratedSourceKeys { seen[key] = nil }
+                    }
+                    store.announceChanges(forKeys: plan.migratedSourceKeys)
                 }
             }
             plan.report.migratedKeys = plan.replacements.keys.sorted()
@@ -85,10 +92,11 @@ extension UnderlyingStorage {
     private func migrationPlan(from defaults: UserDefaults, writtenBy format: UserDefaultsFormat, keys: [MigratedKey]) throws -> MigrationPlan {
         var plan = MigrationPlan()
         for key in keys {
-            let read = UserDefaultsStore.access.withLock { () -> Result<StoredValue, StorageError>? in
-                guard let object = defaults.object(forKey: key.sourceKey) else { return nil }
+            // Fetched under the lock, read after it: reading runs the type's own decoding code.
+            let fetched = UserDefaultsAccess.withLock { defaults.object(forKey: key.sourceKey) }
+            let read = fetched.map { object -> Result<StoredValue, StorageError> in
                 do {
-                    return .success(try key.read(object, format, defaults))
+                    return .success(try key.read(object, format))
                 } catch let error as StorageError {
                     return .failure(error)
                 } catch {
