@@ -1,4 +1,5 @@
 import Foundation
+import StowageTestSupport
 import StowageUserDefaults
 
 /// Suites of `UserDefaults` made for one test, each with a name of its own,
@@ -27,5 +28,23 @@ extension UserDefaults {
     /// (see `UserDefaultsAccess`), and these tests run in parallel with others.
     func setAsOtherCode(_ value: Any, forKey key: String) {
         UserDefaultsAccess.withLock { set(value, forKey: key) }
+    }
+}
+
+extension WorkerProcess {
+    /// The `StowageUserDefaultsWorker` executable, run without LeakSanitizer's
+    /// leak check where the tests run under AddressSanitizer: swift-corelibs-foundation's
+    /// `UserDefaults` leaks the `Data` values handed to it (reproduced with
+    /// five lines of plain Foundation: `set(Data(...), forKey:)`, then exit,
+    /// leaks the bytes), so the worker, which writes every kind of value,
+    /// failed at exit. The test process runs the same store code with the check on.
+    static let userDefaults = WorkerProcess("StowageUserDefaultsWorker")
+
+    /// This process's environment, with leak detection off for the child.
+    static var userDefaultsEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let options = environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        environment["ASAN_OPTIONS"] = options + "detect_leaks=0"
+        return environment
     }
 }

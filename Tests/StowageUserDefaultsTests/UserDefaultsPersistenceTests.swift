@@ -14,7 +14,7 @@ struct UserDefaultsPersistenceTests {
     @Test func everyValueTheSuiteWritesReadsBackInAnotherProcess() throws {
         let suiteName = "stowage-tests-\(UUID().uuidString)"
         defer { UserDefaultsAccess.withLock { UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName) } }
-        let (status, output) = try WorkerProcess("StowageUserDefaultsWorker").run(["write", suiteName])
+        let (status, output) = try WorkerProcess.userDefaults.run(["write", suiteName], environment: WorkerProcess.userDefaultsEnvironment)
         #expect(status == 0, "the worker failed:\n\(output)")
 
         let written = output.split(separator: "\n").compactMap { line -> (String, String)? in

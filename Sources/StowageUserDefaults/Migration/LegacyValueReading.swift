@@ -44,7 +44,9 @@ enum LegacyValueReading {
     /// error and the decoding failure policy is .raiseException").
     private static func foilURL(in object: Any) -> URL? {
         switch object {
-        case let data as Data:
+        // Keyed archives are binary property lists. Anything else is not handed to the unarchiver,
+        // whose failure to parse it leaked its error in swift-corelibs-foundation (LeakSanitizer).
+        case let data as Data where data.starts(with: Array("bplist".utf8)):
             guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
             unarchiver.decodingFailurePolicy = .setErrorAndReturn
             defer { unarchiver.finishDecoding() }
