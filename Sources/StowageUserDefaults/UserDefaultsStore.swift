@@ -179,6 +179,9 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
 }
 
 extension UserDefaultsStore: CustomStringConvertible {
+    /// The same as its description: the suite or domain it writes to.
+    public var storeName: String { description }
+
     public var description: String {
         suiteName.map { "UserDefaultsStore(suiteName: \"\($0)\")" } ?? "UserDefaultsStore(\(domainName))"
     }

@@ -15,6 +15,7 @@ struct JSONFileStoreBadFileTests {
 
     @Test(arguments: notJSON.indices)
     func aFileThatIsNotJSONIsMovedAsideAndTheStoreStartsEmpty(index: Int) throws {
+        ReportedEvents.install()
         let (name, bytes) = Self.notJSON[index]
         let directory = TemporaryDirectory()
         _ = FileManager.default.createFile(atPath: directory.file(), contents: Data(bytes))
@@ -29,6 +30,13 @@ struct JSONFileStoreBadFileTests {
         #expect(error.message.contains(directory.file(backup)), "the error must say where the backup is: \(error.message)")
         #expect(fileBytes(directory.file(backup)) == bytes, "the backup keeps the bytes as they were")
         #expect(store.readOnlyReason == nil)
+        // The operator hears of it as an event naming the store, the file and the backup.
+        let event = try #require(ReportedEvents.of(.fileMovedAside, mentioning: directory.file()).first, "\(name)")
+        #expect(event.severity == .error)
+        #expect(event.store == "JSONFileStore(\(directory.file()))")
+        #expect(event.details["backup"] == directory.file(backup))
+        #expect(event.details["path"] == directory.file())
+        #expect(event.error?.code == .corruptFile)
 
         try store.set("fresh", forKey: "start")
         try store.flush()

@@ -133,6 +133,7 @@ struct JSONFileStoreFaultTests {
     /// growing wait, and only the first failure is reported.
     @Test func aFailedBackgroundWriteIsTriedAgainUntilItSucceeds() async throws {
         ReportedErrors.install()
+        ReportedEvents.install()
         let directory = TemporaryDirectory()
         let failingThrice = FaultInjectingFileSystem(failing: .rename, code: ENOSPC, times: 3)
         let store = JSONFileStore(path: directory.file(), options: .init(writeDelay: .milliseconds(10), changeDetection: .none), fileSystem: failingThrice)
@@ -146,6 +147,10 @@ struct JSONFileStoreFaultTests {
         let reopened = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: POSIXFileSystem())
         #expect(try reopened.value(forKey: "note", as: String.self) == "kept")
         #expect(ReportedErrors.mentioning(directory.file()).count == 1)
+        let recovered = try #require(ReportedEvents.wait(for: .writeRetriedAndSucceeded, mentioning: directory.file()))
+        #expect(recovered.details["attempts"] == "4", "three failed tries, then the one that succeeded")
+        #expect(recovered.severity == .notice)
+        #expect(ReportedErrors.mentioning(directory.file()).first?.store == "JSONFileStore(\(directory.file()))")
         #expect(JSONFileBacking.retryDelay(afterFailures: 1) == .milliseconds(250))
         #expect(JSONFileBacking.retryDelay(afterFailures: 3) == .seconds(1))
         #expect(JSONFileBacking.retryDelay(afterFailures: 40) == .seconds(30))

@@ -55,7 +55,7 @@ struct JSONFileStoreRecoveryTests {
     /// background write found the store read-only and none was tried again;
     /// and the reason was reported twice, by the reread and by the failed write.
     @Test func changesPendingThroughAReadOnlyEpisodeReachTheFileOnceItEndsAndTheReasonIsReportedOnce() throws {
-        ReportedErrors.install()
+        ReportedEvents.install()
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"kept": 1}"#)
         let fileSystem = FaultInjectingFileSystem.healthy()
@@ -64,7 +64,9 @@ struct JSONFileStoreRecoveryTests {
 
         writeFile(directory.file(), "[1, 2, 3]")
         try store.set("pending", forKey: "change")
-        #expect(ReportedErrors.waitForReport(mentioning: reason))
+        let madeReadOnly = try #require(ReportedEvents.wait(for: .madeReadOnly, mentioning: reason))
+        #expect(madeReadOnly.severity == .error && madeReadOnly.error?.code == .readOnly)
+        #expect(madeReadOnly.store == "JSONFileStore(\(directory.file()))")
         writeFile(directory.file(), #"{"kept": 2}"#)
 
         #expect(fileSystem.waitForRename(), "the pending change never reached the file")
@@ -72,7 +74,8 @@ struct JSONFileStoreRecoveryTests {
         try reread.reload()
         #expect(try reread.value(forKey: "change", as: String.self) == "pending")
         #expect(try reread.value(forKey: "kept", as: Int.self) == 2)
-        #expect(ReportedErrors.mentioning(reason).count == 1, "\(ReportedErrors.mentioning(reason).map(\.message))")
+        #expect(ReportedEvents.of(.madeReadOnly, mentioning: reason).count == 1, "\(ReportedEvents.of(.madeReadOnly, mentioning: reason))")
+        #expect(ReportedEvents.of(.writableAgain, mentioning: directory.file()).count == 1, "the end of the episode is told too")
     }
 
     /// A file that is not JSON and can not be locked (a read-only file

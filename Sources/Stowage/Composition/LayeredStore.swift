@@ -206,6 +206,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         writeLayerIndex.map { layers[$0].store.isDefaultWriteLayer } ?? false
     }
 
+    /// `LayeredStore(` the layers' names, highest first `)`.
+    public var storeName: String {
+        "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))"
+    }
+
     // MARK: Internals
 
     private func firstValue(forKey key: String) throws -> (value: StoredValue, layerIndex: Int)? {
@@ -251,7 +256,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
             reason: "layer \"\(shadowing.name)\" has a value, so reads still give that value after \(action) layer \"\(layers[writeIndex].name)\"."
         )
         switch shadowedWritePolicy {
-        case .report: error.report()
+        case .report: error.report(from: self)
         case .fail: throw error
         }
         return true

@@ -120,6 +120,9 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
     }
 
     public var isDefaultWriteLayer: Bool { base.isDefaultWriteLayer }
+
+    /// The prefix and the base store's name: `StoreNamespace("billing." in JSONFileStore(…))`.
+    public var storeName: String { "StoreNamespace(\"\(keyPrefix)\" in \(base.storeName))" }
 }
 
 extension UnderlyingStorage {

@@ -44,7 +44,7 @@ public struct DynamicValues<Storage: UnderlyingStorage>: Sendable {
         get { nil }
         nonmutating set {
             do { try storage.removeValue(forKey: key) } catch {
-                StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be removed.").report()
+                StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be removed.").report(from: storage)
             }
         }
     }
@@ -55,7 +55,7 @@ extension DynamicValues {
     @inlinable
     func readReporting<Value: Storable>(_ key: String, as type: Value.Type) -> Value? {
         do { return try storage.value(forKey: key, as: Value.self) } catch {
-            StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read.").report()
+            StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the value could not be read.").report(from: storage)
             return nil
         }
     }

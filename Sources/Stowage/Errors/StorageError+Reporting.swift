@@ -13,7 +13,8 @@ extension StorageError {
     /// The default writes one line to standard error. Replace it once at start-up
     /// to send the errors to your logger, or set a handler that ignores them.
     /// The handler is called without any Stowage lock held, on the thread that
-    /// met the error.
+    /// met the error. What stores go through on their own (a file moved aside,
+    /// a lost server) goes to `StoreEvent.reportingHandler`.
     ///
     /// ```swift
     /// StorageError.reportingHandler = { error in logger.warning("\(error)") }
@@ -36,5 +37,11 @@ extension StorageError {
     package func report() {
         let handler = Self.reportingHandler
         handler(self)
+    }
+
+    /// Hands the error to the current handler, naming `store` unless it names one already.
+    @usableFromInline
+    package func report(from store: some UnderlyingStorage) {
+        attributed(toStore: store.storeName).report()
     }
 }

@@ -55,16 +55,21 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// The key being read or written, when the failure concerns one key.
     public var key: String?
+    /// The ``UnderlyingStorage/storeName`` of the store that met the failure,
+    /// when it is known: Stowage fills it in before it reports an error, so a
+    /// log line says which of a program's stores it is about.
+    public var store: String?
     /// What went wrong, as a sentence without the key; `message` adds the key.
     public var reason: String
     /// The error that caused this one, if any.
     public var underlyingError: (any Error)?
 
-    public init(code: Code, key: String? = nil, reason: String, underlyingError: (any Error)? = nil) {
+    public init(code: Code, key: String? = nil, reason: String, underlyingError: (any Error)? = nil, store: String? = nil) {
         self.code = code
         self.key = key
         self.reason = reason
         self.underlyingError = underlyingError
+        self.store = store
     }
 
     /// The full sentence: the key, then the reason.
@@ -74,7 +79,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "StorageError(\(code)): \(message)"
+        var text = "StorageError(\(code))"
+        if let store { text += " in \(store)" }
+        text += ": \(message)"
         if let underlyingError { text += " (underlying error: \(underlyingError))" }
         return text
     }
@@ -84,6 +91,14 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         guard self.key == nil else { return self }
         var copy = self
         copy.key = key
+        return copy
+    }
+
+    /// The same error attributed to the store named `store`, unless it already names one.
+    public func attributed(toStore store: String) -> StorageError {
+        guard self.store == nil else { return self }
+        var copy = self
+        copy.store = store
         return copy
     }
 

@@ -61,7 +61,7 @@ extension StorageReference {
         }
         core.releaseStoreReadTurn()
         // Reported once per failing value: the failure is cached until the key changes.
-        if cached == nil, case .failed(let error) = result { error.report() }
+        if cached == nil, case .failed(let error) = result { error.report(from: storage) }
         return result
     }
 
@@ -86,6 +86,6 @@ extension StorageReference {
     func reportFailure(_ error: any Error) {
         let storageError = storageError(from: error, reading: false)
         state.withLock { $0.lastError = storageError }
-        storageError.report()
+        storageError.report(from: storage)
     }
 }

@@ -78,7 +78,7 @@ extension StorageReference {
         do {
             value = try current.flatMap { $0 == .null ? nil : try storage.decode($0, as: Value.self, forKey: key) }
         } catch let error as StorageError where replacingUnreadable {
-            error.report()
+            error.report(from: storage)
             value = nil
         }
         let result = try body(&value)

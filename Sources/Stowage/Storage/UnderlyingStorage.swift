@@ -104,6 +104,12 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
     /// writes last only in this process), and a write made to such a store
     /// directly still goes through. The default is `true`.
     var isDefaultWriteLayer: Bool { get }
+    /// A short name that tells an operator which store this is, such as
+    /// `JSONFileStore(/etc/app/settings.json)`: reported errors and
+    /// ``StoreEvent``s carry it, so a log line says which of a program's
+    /// stores it is about. It must never hold a secret (a password in a
+    /// connection string, say). The default is the type's name.
+    var storeName: String { get }
 
     /// The asynchronous counterpart of the synchronous
     /// `replaceStoredValue(forKey:expecting:with:_:)`, for a store whose
@@ -135,6 +141,8 @@ extension UnderlyingStorage {
     public func isSecret(key: String) -> Bool { false }
 
     public var isDefaultWriteLayer: Bool { true }
+
+    public var storeName: String { String(describing: type(of: self)) }
 
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         try Value(storedValue: stored)

@@ -99,6 +99,13 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
         options.keyMapping.variableName(for: key)
     }
 
+    /// `EnvironmentStore`, with the `.env` file's path when there is one.
+    public var storeName: String { Self.storeName(dotEnvFile: dotEnvFile) }
+
+    static func storeName(dotEnvFile: DotEnvFile?) -> String {
+        dotEnvFile.map { "EnvironmentStore(\($0.url.path(percentEncoded: false)))" } ?? "EnvironmentStore"
+    }
+
     /// Whether the variable that holds `key` is secret.
     public func isSecret(key: String) -> Bool {
         options.secrets.isSecret(variableName: variableName(forKey: key), key: key)

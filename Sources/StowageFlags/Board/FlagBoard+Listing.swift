@@ -57,7 +57,7 @@ extension FlagBoard {
             }
             return values
         } catch {
-            StorageError.storeFailure(error, reason: "the \(layer.role) values could not be listed.").report()
+            StorageError.storeFailure(error, reason: "the \(layer.role) values could not be listed.").report(from: store)
             return [:]
         }
     }
@@ -66,7 +66,7 @@ extension FlagBoard {
         do {
             return try layer.storedValue(forKey: key, .granted).map { [key: $0] } ?? [:]
         } catch {
-            StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the \(layer.role) value could not be read.").report()
+            StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the \(layer.role) value could not be read.").report(from: store)
             return [:]
         }
     }

@@ -48,7 +48,7 @@ extension FlagBoard {
     var invalidOverrides: [String: StoredValue] {
         let entries: [String: StoredValue]
         do { entries = try overrides.storedEntries(.granted) } catch {
-            StorageError.storeFailure(error, reason: "the overrides could not be listed.").report()
+            StorageError.storeFailure(error, reason: "the overrides could not be listed.").report(from: overrides)
             return [:]
         }
         return entries.filter { key, value in
@@ -61,7 +61,7 @@ extension FlagBoard {
     var orphanedOverrides: [String: StoredValue] {
         let entries: [String: StoredValue]
         do { entries = try overrides.storedEntries(.granted) } catch {
-            StorageError.storeFailure(error, reason: "the overrides could not be listed.").report()
+            StorageError.storeFailure(error, reason: "the overrides could not be listed.").report(from: overrides)
             return [:]
         }
         return entries.filter { indexByKey[$0.key] == nil }

@@ -20,7 +20,7 @@ extension FlagBoard {
         var rejected: [StorageError] = []
         var named: [String: StoredValue?] = [:]
         collect(values, under: nil, into: &named, rejected: &rejected)
-        for error in rejected { error.report() }
+        for error in rejected { error.report(from: store) }
 
         let timeKey = Self.remoteUpdateTimeKey
         // A flag whose entry was rejected keeps its remote value, whatever the mode.

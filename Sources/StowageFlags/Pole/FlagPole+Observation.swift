@@ -7,7 +7,7 @@ extension FlagPole {
     /// and gives a stream of the value it reads now, which then ends.
     public func changes<Value: Storable>(_ keyPath: KeyPath<Container, Value>) -> AsyncStream<Value> {
         do { return try reference(of: keyPath).changes } catch {
-            error.report()
+            error.report(from: board.store)
             let value = container[keyPath: keyPath]
             return AsyncStream { continuation in
                 continuation.yield(value)
@@ -22,7 +22,7 @@ extension FlagPole {
     /// - Returns: a token; observing stops when it is cancelled or released.
     public func observe<Value: Storable>(_ keyPath: KeyPath<Container, Value>, _ handler: @escaping @Sendable (Value) -> Void) -> ObservationToken {
         do { return try reference(of: keyPath).observe(handler) } catch {
-            error.report()
+            error.report(from: board.store)
             return ObservationToken {}
         }
     }

@@ -27,7 +27,7 @@ extension JSONFileBacking {
             announce(try reload(mode: .opening))
         } catch {
             state.withLock { $0.lastError = error }
-            error.report()
+            report(error)
         }
     }
 
@@ -105,10 +105,10 @@ extension JSONFileBacking {
         }
         if !document.duplicateKeys.isEmpty {
             let keys = document.duplicateKeys.map { "\($0.quotedKeys) (\($0.location))" }.joined(separator: ", ")
-            StorageError(
+            report(StorageError(
                 code: .invalidJSON,
                 reason: "\(path) repeats keys: \(keys); the last member of each wins, with its spelling, and the next write keeps only it."
-            ).report()
+            ))
         }
         return .next(members)
     }
@@ -129,7 +129,7 @@ extension JSONFileBacking {
     private func replaceDisk(with members: [String: StoredValue], identity: FileStatus.Identity?, readOnlyReason reason: String? = nil) -> [String] {
         let layout = options.keyLayout
         let readOnlyError = reason.map { StorageError(code: .readOnly, reason: "the store is read-only: \($0)") }
-        let (changed, dropped, isNewReason, resumesWriting) = state.withLock { state in
+        let (changed, dropped, isNewReason, becameWritable, resumesWriting) = state.withLock { state in
             let wasReadOnly = state.readOnlyReason != nil
             let isNewReason = reason != nil && state.readOnlyReason != reason
             state.disk = members
@@ -142,9 +142,12 @@ extension JSONFileBacking {
             // Changes kept pending while the store was read-only are written now, not at the next retry.
             let resumesWriting = wasReadOnly && reason == nil && !state.pending.isEmpty && !state.isWriteScheduled
             if resumesWriting { state.isWriteScheduled = true }
-            return (changed, dropped, isNewReason, resumesWriting)
+            return (changed, dropped, isNewReason, wasReadOnly && reason == nil, resumesWriting)
         }
-        if isNewReason { readOnlyError?.report() }
+        if isNewReason, let readOnlyError { reportReadOnly(readOnlyError) }
+        if becameWritable {
+            report(.writableAgain, .notice, "\(path) can be written again; the store accepts writes, and writes the changes it kept meanwhile.")
+        }
         if resumesWriting { scheduleBackgroundWrite(after: .zero) }
         reportDropped(dropped)
         return changed
@@ -154,7 +157,7 @@ extension JSONFileBacking {
     func reportDropped(_ dropped: [StorageError]) {
         for error in dropped {
             state.withLock { $0.lastError = error }
-            error.report()
+            report(error)
         }
     }
 
@@ -169,8 +172,13 @@ extension JSONFileBacking {
             }
             return state.readOnlyReason != reason
         }
-        if isNew { error.report() }
+        if isNew { reportReadOnly(error) }
         return []
+    }
+
+    /// Tells that the store refuses writes from now on, and why.
+    private func reportReadOnly(_ error: StorageError) {
+        report(.madeReadOnly, .error, "\(error.reason.prefix(1).uppercased())\(error.reason.dropFirst()) Writes fail until the cause is gone.", error: error)
     }
 
     /// A file that is not JSON: moved aside when opening or before a write, so
@@ -183,12 +191,12 @@ extension JSONFileBacking {
                 return state.reportedUnreadableIdentity != identity
             }
             if isNew {
-                StorageError(
+                report(StorageError(
                     code: .invalidJSON,
                     reason: "\(path) changed and is not valid JSON (\(parseError.reason)); keeping the values read before. "
                         + "It will be read again when it changes, or moved aside before this process next writes.",
                     underlyingError: parseError
-                ).report()
+                ))
             }
             return []
         case .opening:
@@ -220,7 +228,10 @@ extension JSONFileBacking {
                     + "starts from the values it held before (none, when opening).",
                 underlyingError: parseError)
             state.withLock { $0.lastError = error }
-            error.report()
+            report(
+                .fileMovedAside, .error,
+                "\(path) was not valid JSON and was moved aside to \(backup); the store goes on from the values it held before (none, when opening).",
+                details: ["backup": backup], error: error)
             // The file is gone; what this process knew stays, and the next write creates the file afresh.
             let known = state.withLock { $0.disk }
             return replaceDisk(with: known, identity: nil)
@@ -267,7 +278,7 @@ extension JSONFileBacking {
             guard let changed = try fileGate.withLockIfAvailable({ _ throws(StorageError) in try reload(mode: .monitoring) }) else { return }
             announce(changed)
         } catch {
-            error.report()
+            report(error)
         }
     }
 

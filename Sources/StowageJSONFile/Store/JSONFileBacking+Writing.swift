@@ -101,15 +101,23 @@ extension JSONFileBacking {
                 serialized = try serializer.serializeObject(document, expectedByteCount: Int(identity?.size ?? 0) + 64)
             }
             let written = try writeFile(serialized.bytes)
-            let (changed, dropped) = state.withLock { state in
+            let (changed, dropped, earlierFailures) = state.withLock { state in
+                let earlierFailures = state.failedWrites
                 state.failedWrites = 0
                 state.disk = document
                 state.diskIdentity = written.identity
                 // Past this size the text is not kept, and the next write formats the file from scratch.
                 state.lastWritten = serialized.bytes.count <= Self.largestTextKeptForTheNextWrite ? (serialized, written.identity) : nil
-                return publish(stagedTopKeys, in: &state, layout: layout)
+                let (changed, dropped) = publish(stagedTopKeys, in: &state, layout: layout)
+                return (changed, dropped, earlierFailures)
             }
             reportDropped(dropped)
+            if earlierFailures > 0 {
+                report(
+                    .writeRetriedAndSucceeded, .notice,
+                    "\(path) was written after \(earlierFailures) failed \(earlierFailures == 1 ? "attempt" : "attempts"); no change was lost.",
+                    details: ["attempts": String(earlierFailures + 1)])
+            }
             return changed
         } catch {
             let leftInPlace = (error.underlyingError as? SystemCallError)?.leftNewContentsInPlace == true

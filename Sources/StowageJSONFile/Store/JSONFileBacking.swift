@@ -79,6 +79,22 @@ final class JSONFileBacking: Sendable {
         hasPendingChanges || fileGate.withLockIfAvailable({ _ in () }) == nil
     }
 
+    /// `JSONFileStore(<path>)`, as reports and events name the store.
+    var storeName: String { "JSONFileStore(\(path))" }
+
+    /// Reports an error met where nothing could throw, naming this store.
+    func report(_ error: StorageError) {
+        error.attributed(toStore: storeName).report()
+    }
+
+    /// Reports something the store went through on its own, with the file's path.
+    func report(_ kind: StoreEvent.Kind, _ severity: StoreEvent.Severity, _ message: String, details: [String: String] = [:], error: StorageError? = nil) {
+        StoreEvent(
+            kind, severity: severity, store: storeName, message: message,
+            details: details.merging(["path": path]) { own, _ in own }, error: error?.attributed(toStore: storeName)
+        ).report()
+    }
+
     /// The exit's write: waits for a write in flight, then writes what is
     /// still pending; errors go to the reporting hook.
     func writeAtExit() {
@@ -87,7 +103,7 @@ final class JSONFileBacking: Sendable {
         do {
             _ = try writePendingChanges()
         } catch {
-            error.report()
+            report(error)
         }
     }
 
@@ -191,7 +207,7 @@ final class JSONFileBacking: Sendable {
             announce(try writePendingChanges())
         } catch {
             let isFirstFailure = state.withLock { $0.failedWrites == 1 }
-            if isFirstFailure, error.code != .readOnly { error.report() }
+            if isFirstFailure, error.code != .readOnly { report(error) }
         }
     }
 

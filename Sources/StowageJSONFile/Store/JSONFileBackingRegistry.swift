@@ -86,7 +86,8 @@ final class JSONFileBackingRegistry: Sendable {
         if finished.wait(timeout: .now() + .seconds(Int(limit.seconds))) == .timedOut {
             StorageError(
                 code: .storeFailure,
-                reason: "the process is exiting with changes to \(backings.map(\.path).joined(separator: ", ")) that could not be written within \(limit.seconds) s; they are lost."
+                reason: "the process is exiting with changes to \(backings.map(\.path).joined(separator: ", ")) that could not be written within \(limit.seconds) s; they are lost.",
+                store: backings.map(\.storeName).joined(separator: ", ")
             ).report()
         }
     }

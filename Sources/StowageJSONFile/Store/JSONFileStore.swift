@@ -53,6 +53,9 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
         backing.register(self)
     }
 
+    /// `JSONFileStore(<path>)`, as reports and events name the store.
+    public var storeName: String { backing.storeName }
+
     /// How this store reads and writes its file.
     public var options: Options { backing.options }
 

@@ -1,0 +1,108 @@
+/// Something a store went through on its own that a program's operator should
+/// hear of, although no call failed: its file was moved aside, it became
+/// read-only, a write went through after failing, it lost its server and
+/// caught up again.
+///
+/// Stores report events through ``reportingHandler``, as errors met where
+/// nothing could throw go through `StorageError.reportingHandler`. The
+/// `StowageLogging` package (`Integrations/Logging`) sends both to a `Logger`.
+///
+/// ```swift
+/// StoreEvent.reportingHandler = { event in
+///     if event.kind == .fileMovedAside { alertOperator(event.message) }
+/// }
+/// ```
+///
+/// Like a `StorageError`, an event never quotes a value, so no secret can
+/// leak through it.
+public struct StoreEvent: Sendable, CustomStringConvertible {
+    /// What happened, as an open set of values so new kinds do not break users.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+
+        public init(_ name: String) { self.name = name }
+
+        public var description: String { name }
+
+        /// A file that was not valid JSON was renamed aside, so no data is
+        /// destroyed; the store goes on from the values it held before.
+        /// `details["backup"]` is the new path.
+        public static let fileMovedAside = Kind("fileMovedAside")
+        /// The store refuses writes from now on: no permission, a file it will
+        /// not overwrite. ``StoreEvent/error`` says why; writes fail with
+        /// `.readOnly` until the cause is gone.
+        public static let madeReadOnly = Kind("madeReadOnly")
+        /// A store that was read-only accepts writes again; changes it kept
+        /// meanwhile are written now.
+        public static let writableAgain = Kind("writableAgain")
+        /// A write failed, was tried again, and succeeded: nothing was lost.
+        /// `details["attempts"]` counts the tries.
+        public static let writeRetriedAndSucceeded = Kind("writeRetriedAndSucceeded")
+        /// A store that works through a server lost it; reads come from its
+        /// cache, and changes made elsewhere may be missed until it is back.
+        public static let disconnected = Kind("disconnected")
+        /// A store read all of its values again after it may have missed
+        /// changes, after a disconnection say, and is current again.
+        public static let resynchronized = Kind("resynchronized")
+    }
+
+    /// How much an operator should care, from routine to needing action; the
+    /// levels of a logger.
+    public enum Severity: Int, Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// Routine, worth a line in a log: a store caught up after an outage.
+        case info
+        /// Worth noticing, needing no action: a write went through on retry.
+        case notice
+        /// Degraded but working: a server out of reach, reads from a cache.
+        case warning
+        /// Needs an operator: a store that refuses writes, a damaged file.
+        case error
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public var description: String {
+            switch self {
+            case .info: "info"
+            case .notice: "notice"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var severity: Severity
+    /// The ``UnderlyingStorage/storeName`` of the store it happened to.
+    public var store: String
+    /// The key it concerns, when it concerns one.
+    public var key: String?
+    /// What happened, as a full sentence that quotes no value.
+    public var message: String
+    /// Facts for a log's metadata, such as `path`, `backup`, `attempts` or
+    /// `outage`; never a value, never a secret.
+    public var details: [String: String]
+    /// The failure behind the event, when there is one: why the store became
+    /// read-only, what made the file unreadable.
+    public var error: StorageError?
+
+    public init(
+        _ kind: Kind, severity: Severity, store: String, key: String? = nil, message: String,
+        details: [String: String] = [:], error: StorageError? = nil
+    ) {
+        self.kind = kind
+        self.severity = severity
+        self.store = store
+        self.key = key
+        self.message = message
+        self.details = details
+        self.error = error
+    }
+
+    public var description: String {
+        var text = "StoreEvent(\(kind), \(severity)) in \(store): "
+        if let key { text += "Key \"\(key)\": " }
+        text += message
+        if let error { text += " (\(error.message))" }
+        return text
+    }
+}

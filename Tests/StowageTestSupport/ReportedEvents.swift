@@ -1,0 +1,37 @@
+public import Stowage
+import Foundation
+
+/// Collects what reaches `StoreEvent.reportingHandler`, as ``ReportedErrors``
+/// does for errors: installed once for the whole test process, so each test
+/// filters by a path or key of its own.
+public enum ReportedEvents {
+    private static let collected = Locked<[StoreEvent]>([])
+    private static let arrival = NSCondition()
+    private static let installation: Void = {
+        StoreEvent.reportingHandler = { event in
+            collected.withLock { $0.append(event) }
+            arrival.lock()
+            arrival.broadcast()
+            arrival.unlock()
+        }
+    }()
+
+    public static func install() { installation }
+
+    /// The events of `kind` whose store's name or message mentions `text`.
+    public static func of(_ kind: StoreEvent.Kind, mentioning text: String) -> [StoreEvent] {
+        collected.withLock { $0.filter { $0.kind == kind && ($0.store.contains(text) || $0.message.contains(text)) } }
+    }
+
+    /// Waits until an event of `kind` mentions `text`, at most `seconds`.
+    /// - Returns: the first such event, or `nil` when none came in time.
+    public static func wait(for kind: StoreEvent.Kind, mentioning text: String, seconds: Double = 20) -> StoreEvent? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        arrival.lock()
+        defer { arrival.unlock() }
+        while of(kind, mentioning: text).isEmpty {
+            guard arrival.wait(until: deadline) else { break }
+        }
+        return of(kind, mentioning: text).first
+    }
+}
