@@ -53,7 +53,7 @@ struct PostgresStoreConflictTests {
         try await database.withClient { client in
             try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).entries ADD CONSTRAINT no_forbidden CHECK (key <> 'forbidden')"))
         }
-        let reports = ReportedErrorsRecorder()
+        let reports = RecordedReports.errors
         try store.set(1, forKey: "fine")
         try store.set("x", forKey: "forbidden")
         try store.set(2, forKey: "alsoFine")

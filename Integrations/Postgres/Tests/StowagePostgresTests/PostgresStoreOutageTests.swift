@@ -16,6 +16,7 @@ struct PostgresStoreOutageTests {
     /// applied; once the server is back the queued writes are committed,
     /// and a new process reads them.
     @Test func writesWhileTheServerIsDownAreQueuedAndCommittedWhenItIsBack() async throws {
+        let events = RecordedReports.events
         let server = try TestDatabase.startPrivate()
         defer { try? server.control("stop") }
         let namespace = TestDatabase.uniqueNamespace()
@@ -34,11 +35,21 @@ struct PostgresStoreOutageTests {
         let modifyError = #expect(throws: StorageError.self) { try store.reference(forKey: "modified", as: Int.self).modify { $0 = 1 } }
         #expect(modifyError?.code == .timedOut)
         #expect(modifyError?.key == "modified")
+        // The operator hears of the outage once, as an event naming the store.
+        let lost = try #require(await events.first { $0.kind == .disconnected && $0.store == store.description })
+        #expect(lost.severity == .warning)
+        #expect(lost.error?.code == .storeFailure)
+        #expect(events.all.filter { $0.kind == .disconnected && $0.store == store.description }.count == 1, "once, though every try failed")
 
         try server.control("resume")
         try await commitOnceBack(store)
         #expect(store.queuedWriteCount == 0)
         #expect(store.connectionState == .connected)
+        // And of its end: the queued writes went through, and a full read made the cache current.
+        let retried = try #require(await events.first { $0.kind == .writeRetriedAndSucceeded && $0.store == store.description })
+        #expect(Int(retried.details["attempts"] ?? "") ?? 0 >= 2, "\(retried)")
+        let caughtUp = try #require(await events.first { $0.kind == .resynchronized && $0.store == store.description })
+        #expect(Double(caughtUp.details["outage_seconds"] ?? "") ?? 0 > 0, "\(caughtUp)")
         #expect(try Worker.run(["read", namespace, "motto"], database: server).output == "during")
         let other = try await server.openStore(namespace: namespace)
         #expect(try other.value(forKey: "count", as: Int.self) == 7)

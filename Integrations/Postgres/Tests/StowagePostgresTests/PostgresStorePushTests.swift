@@ -78,7 +78,7 @@ struct PostgresStorePushTests {
             GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
             GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
             """)
-        let recorder = ReportedErrorsRecorder()
+        let recorder = RecordedReports.errors
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
         let store = try await PostgresStore.connect(configuration: configuration, namespace: "one", options: .init(schema: schema), timeout: .seconds(30))

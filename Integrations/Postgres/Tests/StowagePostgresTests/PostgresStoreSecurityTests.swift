@@ -57,7 +57,8 @@ struct PostgresStoreSecurityTests {
     /// and neither it, the store's description nor any report holds a password.
     @Test func noDescriptionErrorOrReportHoldsThePassword() async throws {
         let database = try TestDatabase.shared()
-        let reports = ReportedErrorsRecorder()
+        let reports = RecordedReports.errors
+        let events = RecordedReports.events
         let wrongPassword = "wrong-\(UUID().uuidString)"
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: database.user, password: wrongPassword, database: database.database, tls: .disable)
@@ -69,6 +70,10 @@ struct PostgresStoreSecurityTests {
         try await good.setAndCommit(1, forKey: "k")
         var texts = [store.description, good.description, error.description, String(reflecting: error), store.lastError?.description ?? ""]
         texts += reports.all.map(\.description)
+        // The failed connection is an event too, naming the store and the cause, and no password.
+        let lost = try #require(await events.first { $0.kind == .disconnected && $0.store == store.description })
+        #expect(lost.error?.message.contains("password authentication failed") == true, "\(lost)")
+        texts += events.all.flatMap { [$0.description, $0.details.description, $0.error?.description ?? ""] }
         for text in texts {
             #expect(!text.contains(wrongPassword), "\(text)")
             #expect(!text.contains(database.password), "\(text)")

@@ -142,7 +142,7 @@ struct PostgresStoreValueTests {
         try await database.withClient { client in
             try await client.query("UPDATE stowage.entries SET value = 'not json' WHERE namespace = \(namespace) AND key = 'bad'")
         }
-        let reports = ReportedErrorsRecorder()  // before the store loads, so its report is seen
+        let reports = RecordedReports.errors  // before the store loads, so its report is seen
         let other = try await reports.recording { try await database.openStore(namespace: namespace) }
         #expect(try other.value(forKey: "good", as: Int.self) == 1)
         #expect(try other.value(forKey: "bad", as: Int.self) == nil)

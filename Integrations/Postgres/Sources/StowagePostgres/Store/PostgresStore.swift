@@ -89,6 +89,9 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     public let options: Options
     /// `PostgresStore(host:port/database, schema …, namespace …)`, without credentials.
     public let description: String
+
+    /// The same as ``description``: reports and events name the store by it, never with credentials.
+    public var storeName: String { description }
     let backing: PostgresStoreBacking
 
     /// Opens a store over `namespace` and starts loading it; reads give

@@ -332,15 +332,17 @@ final class PostgresStoreBacking: Sendable {
             let database = database
             let loaded = try await database.withConnection(within: options.operationTimeout) { try await database.loadNamespace(on: $0) }
             let changed = absorb(loaded, keys: nil)
-            update { state in
+            let outage = update { state in
                 state.currentAsOf = startedAt
                 state.receivesChanges = state.receivesChanges(afterReadAt: generation)
                 state.connection = .connected
                 state.lastError = nil
                 state.readRetryDelay = nil
                 state.readsPausedUntil = nil
+                return state.endDisconnection()
             }
             announce(changed)
+            reportResynchronized(after: outage, changedKeys: changed.count)
         } catch {
             update { $0.resynchronizationRequested = true }
             readFailed(error, doing: "could not read its values again")
@@ -407,7 +409,7 @@ final class PostgresStoreBacking: Sendable {
                 }
                 if let withoutNotifications { report(withoutNotifications) }
                 for problem in loaded.unreadable { report(problem) }
-                let (changed, waiters) = update { state in
+                let (changed, waiters, outage) = update { state in
                     if withoutNotifications != nil { state.tablesNotify = false }
                     let changed = state.absorb(loaded.rows.mapValues { Optional($0) })
                     state.isReady = true
@@ -417,9 +419,10 @@ final class PostgresStoreBacking: Sendable {
                     state.receivesChanges = state.receivesChanges(afterReadAt: generation)
                     state.lastError = nil
                     defer { state.readyWaiters.removeAll() }
-                    return (changed, state.readyWaiters)
+                    return (changed, state.readyWaiters, state.endDisconnection())
                 }
                 announce(changed)
+                reportResynchronized(after: outage, changedKeys: changed.count)
                 for waiter in waiters { waiter.resolve(.success(())) }
                 return
             } catch {
@@ -435,6 +438,7 @@ final class PostgresStoreBacking: Sendable {
         for write in writes { latest[write.key] = write }
         let batch = latest.values.map { (key: $0.key, text: $0.text) }
         var delay = options.initialRetryDelay
+        var failedAttempts = 0
         while true {
             do {
                 let database = database
@@ -451,8 +455,10 @@ final class PostgresStoreBacking: Sendable {
                     return state.settle(through: writes[writes.count - 1].number)
                 }
                 for waiter in waiters { waiter.resolve(.success(())) }
+                if failedAttempts > 0 { reportCommittedAfterRetries(keys: latest.keys.sorted(), failedAttempts: failedAttempts) }
                 return
             } catch where DatabaseFailure.isTransient(error) {
+                failedAttempts += 1
                 noteFailure(error, doing: "could not commit \(latest.count) key\(latest.count == 1 ? "" : "s"); they stay queued")
                 await pause(&delay)
             } catch where latest.count > 1 {
@@ -666,16 +672,44 @@ final class PostgresStoreBacking: Sendable {
         noteFailure(reason: "\(what): \(database.explanation(of: error))", underlyingError: error)
     }
 
+    /// The first failure of an outage is reported as a `.disconnected`
+    /// event carrying it; the outage's end, a full read, as `.resynchronized`.
     private func noteFailure(reason: String, underlyingError: (any Error)? = nil) {
-        let failure = StorageError(code: .storeFailure, reason: "\(name) \(reason).", underlyingError: underlyingError)
+        let failure = StorageError(code: .storeFailure, reason: "\(name) \(reason).", underlyingError: underlyingError, store: name)
         let isNew = update { state -> Bool in
             defer {
                 state.lastError = failure
                 state.connection = .unreachable
             }
-            return state.connection != .unreachable
+            guard state.connection != .unreachable else { return false }
+            if state.disconnectedSince == nil { state.disconnectedSince = .now }
+            return true
         }
-        if isNew { report(failure) }
+        if isNew {
+            report(StoreEvent(
+                .disconnected, severity: .warning, store: name,
+                message: "The store lost the database: \(reason). Reads come from its cache and writes stay queued until it is back.",
+                error: failure))
+        }
+    }
+
+    /// Tells that a full read made the store current again after it reported losing the database.
+    private func reportResynchronized(after outage: Duration?, changedKeys: Int) {
+        guard let outage else { return }
+        let seconds = Double(outage.components.seconds) + Double(outage.components.attoseconds) / 1e18
+        let shown = (seconds * 1000).rounded() / 1000
+        report(StoreEvent(
+            .resynchronized, severity: .notice, store: name,
+            message: "The store reached the database again after \(shown) s and read its namespace in full; \(changedKeys) key\(changedKeys == 1 ? "" : "s") changed meanwhile.",
+            details: ["outage_seconds": String(shown), "changed_keys": String(changedKeys)]))
+    }
+
+    /// Tells that queued writes were committed after failed tries, so nothing was lost.
+    private func reportCommittedAfterRetries(keys: [String], failedAttempts: Int) {
+        report(StoreEvent(
+            .writeRetriedAndSucceeded, severity: .notice, store: name, key: keys.count == 1 ? keys[0] : nil,
+            message: "\(keys.count) queued key\(keys.count == 1 ? " was" : "s were") committed after \(failedAttempts) failed \(failedAttempts == 1 ? "attempt" : "attempts"); no write was lost.",
+            details: ["attempts": String(failedAttempts + 1), "keys": String(keys.count)]))
     }
 
     /// Waits `delay` with up to a quarter more at random, and doubles it up to the maximum.
@@ -688,7 +722,12 @@ final class PostgresStoreBacking: Sendable {
     /// Reports on the announcements queue, never on the executor's thread,
     /// which every store's timers share: a handler that blocks holds up no store.
     private func report(_ error: StorageError) {
+        let error = error.attributed(toStore: name)
         announcements.async { StorageError.reportingHandler(error) }
+    }
+
+    private func report(_ event: StoreEvent) {
+        announcements.async { event.report() }
     }
 
     private func announce(_ keys: Set<String>) {

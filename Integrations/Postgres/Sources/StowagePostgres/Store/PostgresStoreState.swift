@@ -50,6 +50,15 @@ struct PostgresStoreState {
     var isReady = false
     var connection: PostgresStore.ConnectionState = .connecting
     var lastError: StorageError?
+    /// When the store reported losing the database, until a full read makes it current again.
+    var disconnectedSince: ContinuousClock.Instant?
+
+    /// A full read succeeded: ends the outage, if one was reported.
+    /// - Returns: how long it lasted, or `nil` when none was reported.
+    mutating func endDisconnection() -> Duration? {
+        defer { disconnectedSince = nil }
+        return disconnectedSince.map { ContinuousClock.now - $0 }
+    }
     var isClosing = false
 
     // Pushed changes (see `ChangeListener`).
