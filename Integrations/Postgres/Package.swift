@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The plugin that compiles the guides' code, shared by every integration.
+        .package(path: "../../Tools/GuideCode"),
     ],
     targets: [
         // The store.
@@ -57,10 +59,8 @@ let package = Package(
                 .product(name: "StowageInMemory", package: "Stowage"),
             ],
             path: "Guides/StowagePostgresGuide",
-            plugins: ["GuideCode"]
+            plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
         ),
-        .plugin(name: "GuideCode", capability: .buildTool(), dependencies: ["GuideCodeExtractor"], path: "Plugins/GuideCode"),
-        .executableTarget(name: "GuideCodeExtractor", path: "Tools/GuideCodeExtractor"),
 
         // The example (run against a server the script starts: Scripts/example.sh).
         .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
@@ -72,7 +72,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .plugin {
+for target in package.targets {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),
