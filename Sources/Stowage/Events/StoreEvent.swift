@@ -49,9 +49,10 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
     /// How much an operator should care, from routine to needing action; the
     /// levels of a logger.
     public enum Severity: Int, Hashable, Sendable, Comparable, CustomStringConvertible {
-        /// Routine, worth a line in a log: a store caught up after an outage.
+        /// Routine, worth a line in a log and no more.
         case info
-        /// Worth noticing, needing no action: a write went through on retry.
+        /// Worth noticing, needing no action: a write went through on retry,
+        /// a store caught up after an outage or became writable again.
         case notice
         /// Degraded but working: a server out of reach, reads from a cache.
         case warning
