@@ -13,7 +13,7 @@ mkdir -p "$work/Sources" "$work/Manifests"
 targets=()
 for document in "$root/README.md" "$root"/Guides/*.md; do
     # A guide whose code needs an integration's packages is compiled by that integration's package.
-    grep -q '<!-- Compiled by Integrations/' "$document" && continue
+    grep -q '^<!-- Compiled by Integrations/' "$document" && continue
     name=$(basename "$document" .md | tr -cd '[:alnum:]')
     python3 - "$document" "$work" "$name" <<'PY'
 import pathlib, re, sys

@@ -72,7 +72,7 @@ struct LayeredStoreTests {
         #expect(reported.map(\.code) == [.shadowedWrite])
         #expect(reported.first?.message.contains("\"overrides\"") == true)
         #expect(reported.first?.message.contains("\"file\"") == true)
-        #expect(reported.first?.store == "LayeredStore(overrides, file)")
+        #expect(reported.first?.storeName == "LayeredStore(overrides, file)")
     }
 
     @Test func aReferenceThatMadeAShadowedWriteReadsTheShadowingValue() throws {

@@ -29,7 +29,7 @@ struct StoreNameTests {
         try "PORT=80\nnot an assignment\n".write(toFile: dotEnv, atomically: true, encoding: .utf8)
         _ = try EnvironmentStore(dotEnv: URL(fileURLWithPath: dotEnv), skipsMalformedLines: true)
         let report = try #require(ReportedErrors.mentioning(dotEnv).first)
-        #expect(report.store == "EnvironmentStore(\(dotEnv))")
+        #expect(report.storeName == "EnvironmentStore(\(dotEnv))")
         #expect("\(report)".hasPrefix("StorageError(invalidDotEnv) in EnvironmentStore(\(dotEnv)): "), "\(report)")
     }
 }

@@ -33,7 +33,7 @@ struct JSONFileStoreBadFileTests {
         // The operator hears of it as an event naming the store, the file and the backup.
         let event = try #require(ReportedEvents.of(.fileMovedAside, mentioning: directory.file()).first, "\(name)")
         #expect(event.severity == .error)
-        #expect(event.store == "JSONFileStore(\(directory.file()))")
+        #expect(event.storeName == "JSONFileStore(\(directory.file()))")
         #expect(event.details["backup"] == directory.file(backup))
         #expect(event.details["path"] == directory.file())
         #expect(event.error?.code == .corruptFile)

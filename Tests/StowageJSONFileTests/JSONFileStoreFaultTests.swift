@@ -150,7 +150,7 @@ struct JSONFileStoreFaultTests {
         let recovered = try #require(ReportedEvents.wait(for: .writeRetriedAndSucceeded, mentioning: directory.file()))
         #expect(recovered.details["attempts"] == "4", "three failed tries, then the one that succeeded")
         #expect(recovered.severity == .notice)
-        #expect(ReportedErrors.mentioning(directory.file()).first?.store == "JSONFileStore(\(directory.file()))")
+        #expect(ReportedErrors.mentioning(directory.file()).first?.storeName == "JSONFileStore(\(directory.file()))")
         #expect(JSONFileBacking.retryDelay(afterFailures: 1) == .milliseconds(250))
         #expect(JSONFileBacking.retryDelay(afterFailures: 3) == .seconds(1))
         #expect(JSONFileBacking.retryDelay(afterFailures: 40) == .seconds(30))

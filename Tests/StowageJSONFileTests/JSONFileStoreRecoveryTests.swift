@@ -56,6 +56,7 @@ struct JSONFileStoreRecoveryTests {
     /// and the reason was reported twice, by the reread and by the failed write.
     @Test func changesPendingThroughAReadOnlyEpisodeReachTheFileOnceItEndsAndTheReasonIsReportedOnce() throws {
         ReportedEvents.install()
+        ReportedErrors.install()
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"kept": 1}"#)
         let fileSystem = FaultInjectingFileSystem.healthy()
@@ -66,7 +67,7 @@ struct JSONFileStoreRecoveryTests {
         try store.set("pending", forKey: "change")
         let madeReadOnly = try #require(ReportedEvents.wait(for: .madeReadOnly, mentioning: reason))
         #expect(madeReadOnly.severity == .error && madeReadOnly.error?.code == .readOnly)
-        #expect(madeReadOnly.store == "JSONFileStore(\(directory.file()))")
+        #expect(madeReadOnly.storeName == "JSONFileStore(\(directory.file()))")
         writeFile(directory.file(), #"{"kept": 2}"#)
 
         #expect(fileSystem.waitForRename(), "the pending change never reached the file")
@@ -75,7 +76,13 @@ struct JSONFileStoreRecoveryTests {
         #expect(try reread.value(forKey: "change", as: String.self) == "pending")
         #expect(try reread.value(forKey: "kept", as: Int.self) == 2)
         #expect(ReportedEvents.of(.madeReadOnly, mentioning: reason).count == 1, "\(ReportedEvents.of(.madeReadOnly, mentioning: reason))")
-        #expect(ReportedEvents.of(.writableAgain, mentioning: directory.file()).count == 1, "the end of the episode is told too")
+        // Told once the write that ends the episode lets go of the file's lock.
+        #expect(ReportedEvents.wait(for: .writableAgain, mentioning: directory.file()) != nil, "the end of the episode is told too")
+        #expect(ReportedEvents.of(.writableAgain, mentioning: directory.file()).count == 1)
+        #expect(ReportedErrors.mentioning(reason).isEmpty, "told as an event, not also as an error")
+        #expect(
+            ReportedEvents.of(.writeRetriedAndSucceeded, mentioning: directory.file()).isEmpty,
+            "writes refused while read-only are not failed writes to tell of: writableAgain says it")
     }
 
     /// A file that is not JSON and can not be locked (a read-only file
@@ -95,5 +102,32 @@ struct JSONFileStoreRecoveryTests {
         #expect(error?.code == .readOnly)
         #expect(fileBytes(directory.file()) == bytes)
         #expect(directory.contents() == ["settings.json"], "nothing is moved aside or created")
+    }
+}
+
+/// A program's handler runs with no lock of the store's held, so it may use
+/// the store: an event met while the file gate was held (here, by a reload)
+/// reached the handler under the gate, and a flush from the handler failed
+/// as a call back into the store's own flush.
+struct JSONFileStoreEventHandlerTests {
+    @Test func aHandlerMayUseTheStoreThatReportedTheEvent() throws {
+        ReportedEvents.install()
+        let directory = TemporaryDirectory()
+        writeFile(directory.file(), #"{"kept": 1}"#)
+        let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
+        let outcome = Locked<String?>(nil)
+        ReportedEvents.whenReported(mentioning: directory.file()) { event in
+            guard event.kind == .madeReadOnly else { return }
+            do {
+                try store.reload()
+                outcome.withLock { $0 = "reloaded" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+        }
+        writeFile(directory.file(), "[1, 2, 3]")
+        try store.reload()
+        #expect(ReportedEvents.of(.madeReadOnly, mentioning: directory.file()).count == 1)
+        #expect(outcome.withLock { $0 } == "reloaded", "\(outcome.withLock { $0 } ?? "the handler did not run")")
     }
 }

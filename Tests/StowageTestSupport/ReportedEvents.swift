@@ -6,9 +6,14 @@ import Foundation
 /// filters by a path or key of its own.
 public enum ReportedEvents {
     private static let collected = Locked<[StoreEvent]>([])
+    /// What tests asked to run inside the handler, for events that mention a text of theirs.
+    private static let actions = Locked<[(text: String, action: @Sendable (StoreEvent) -> Void)]>([])
     private static let arrival = NSCondition()
     private static let installation: Void = {
         StoreEvent.reportingHandler = { event in
+            for (text, action) in actions.withLock({ $0 }) where event.storeName.contains(text) || event.message.contains(text) {
+                action(event)
+            }
             collected.withLock { $0.append(event) }
             arrival.lock()
             arrival.broadcast()
@@ -18,9 +23,15 @@ public enum ReportedEvents {
 
     public static func install() { installation }
 
+    /// Runs `action` inside the handler, as a program's handler would, for
+    /// each event whose store's name or message mentions `text`.
+    public static func whenReported(mentioning text: String, run action: @escaping @Sendable (StoreEvent) -> Void) {
+        actions.withLock { $0.append((text, action)) }
+    }
+
     /// The events of `kind` whose store's name or message mentions `text`.
     public static func of(_ kind: StoreEvent.Kind, mentioning text: String) -> [StoreEvent] {
-        collected.withLock { $0.filter { $0.kind == kind && ($0.store.contains(text) || $0.message.contains(text)) } }
+        collected.withLock { $0.filter { $0.kind == kind && ($0.storeName.contains(text) || $0.message.contains(text)) } }
     }
 
     /// Waits until an event of `kind` mentions `text`, at most `seconds`.

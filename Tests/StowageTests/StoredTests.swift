@@ -92,7 +92,7 @@ struct StoredTests {
         #expect(count == 7)
         #expect($count.lastError?.code == .typeMismatch)
         #expect(ReportedErrors.forKey(key).first?.message.contains("expected Int") == true)
-        #expect(ReportedErrors.forKey(key).first?.store == "CountingStore", "a report names the store it came from")
+        #expect(ReportedErrors.forKey(key).first?.storeName == "CountingStore", "a report names the store it came from")
         $count.modify { $0 += 1 }
         #expect(count == 8, "modify replaces an unreadable value, as assignment would")
     }

@@ -58,18 +58,18 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// The ``UnderlyingStorage/storeName`` of the store that met the failure,
     /// when it is known: Stowage fills it in before it reports an error, so a
     /// log line says which of a program's stores it is about.
-    public var store: String?
+    public var storeName: String?
     /// What went wrong, as a sentence without the key; `message` adds the key.
     public var reason: String
     /// The error that caused this one, if any.
     public var underlyingError: (any Error)?
 
-    public init(code: Code, key: String? = nil, reason: String, underlyingError: (any Error)? = nil, store: String? = nil) {
+    public init(code: Code, key: String? = nil, reason: String, underlyingError: (any Error)? = nil, storeName: String? = nil) {
         self.code = code
         self.key = key
         self.reason = reason
         self.underlyingError = underlyingError
-        self.store = store
+        self.storeName = storeName
     }
 
     /// The full sentence: the key, then the reason.
@@ -80,7 +80,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "StorageError(\(code))"
-        if let store { text += " in \(store)" }
+        if let storeName { text += " in \(storeName)" }
         text += ": \(message)"
         if let underlyingError { text += " (underlying error: \(underlyingError))" }
         return text
@@ -95,10 +95,10 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The same error attributed to the store named `store`, unless it already names one.
-    public func attributed(toStore store: String) -> StorageError {
-        guard self.store == nil else { return self }
+    public func attributed(toStore storeName: String) -> StorageError {
+        guard self.storeName == nil else { return self }
         var copy = self
-        copy.store = store
+        copy.storeName = storeName
         return copy
     }
 

@@ -74,25 +74,25 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
     public var kind: Kind
     public var severity: Severity
     /// The ``UnderlyingStorage/storeName`` of the store it happened to.
-    public var store: String
+    public var storeName: String
     /// The key it concerns, when it concerns one.
     public var key: String?
     /// What happened, as a full sentence that quotes no value.
     public var message: String
     /// Facts for a log's metadata, such as `path`, `backup`, `attempts` or
-    /// `outage`; never a value, never a secret.
+    /// `outage_seconds`; never a value, never a secret.
     public var details: [String: String]
     /// The failure behind the event, when there is one: why the store became
     /// read-only, what made the file unreadable.
     public var error: StorageError?
 
     public init(
-        _ kind: Kind, severity: Severity, store: String, key: String? = nil, message: String,
+        _ kind: Kind, severity: Severity, storeName: String, key: String? = nil, message: String,
         details: [String: String] = [:], error: StorageError? = nil
     ) {
         self.kind = kind
         self.severity = severity
-        self.store = store
+        self.storeName = storeName
         self.key = key
         self.message = message
         self.details = details
@@ -100,7 +100,7 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "StoreEvent(\(kind), \(severity)) in \(store): "
+        var text = "StoreEvent(\(kind), \(severity)) in \(storeName): "
         if let key { text += "Key \"\(key)\": " }
         text += message
         if let error { text += " (\(error.message))" }

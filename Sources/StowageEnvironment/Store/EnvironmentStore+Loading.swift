@@ -23,7 +23,7 @@ extension EnvironmentStore {
         if dotEnvFile.skipsMalformedLines {
             let parsed = DotEnvParser.parseSkippingMalformedLines(text, lookup: lookup)
             for skipped in parsed.skippedLines {
-                StorageError(code: .invalidDotEnv, reason: "the .env file \(path): line \(skipped.line) was skipped: \(skipped.problem).", store: storeName(dotEnvFile: dotEnvFile)).report()
+                StorageError(code: .invalidDotEnv, reason: "the .env file \(path): line \(skipped.line) was skipped: \(skipped.problem).", storeName: storeName(dotEnvFile: dotEnvFile)).report()
             }
             assignments = parsed.assignments
         } else {

@@ -88,7 +88,7 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
             code: .typeMismatch, key: key,
             reason: "the \(role) value \(shown) is not \(why); \(outcome).",
             underlyingError: error
-        ).report(from: self)
+        ).report(from: source)
     }
 
     // MARK: UnderlyingStorage

@@ -274,8 +274,14 @@ extension JSONFileBacking {
     /// The change monitor's check: rereads a changed file unless this process
     /// is using it right now, in which case the next tick or event comes back.
     func checkForExternalChange() {
+        let thread = currentThreadIdentifier()
+        defer { deliverDeferredReports() }
         do throws(StorageError) {
-            guard let changed = try fileGate.withLockIfAvailable({ _ throws(StorageError) in try reload(mode: .monitoring) }) else { return }
+            guard let changed = try fileGate.withLockIfAvailable({ _ throws(StorageError) in
+                gateOwner.withLock { $0 = thread }
+                defer { gateOwner.withLock { $0 = 0 } }
+                return try reload(mode: .monitoring)
+            }) else { return }
             announce(changed)
         } catch {
             report(error)
@@ -287,6 +293,12 @@ extension JSONFileBacking {
         if gateOwner.withLock({ $0 }) == currentThreadIdentifier() {
             throw StorageError(code: .storeFailure, reason: "a transaction on \(path) called reload() on its own store; the transaction already reads the file afresh.")
         }
-        announce(try fileGate.withLock { _ throws(StorageError) in try reload(mode: .monitoring) })
+        let thread = currentThreadIdentifier()
+        defer { deliverDeferredReports() }
+        announce(try fileGate.withLock { _ throws(StorageError) in
+            gateOwner.withLock { $0 = thread }
+            defer { gateOwner.withLock { $0 = 0 } }
+            return try reload(mode: .monitoring)
+        })
     }
 }

@@ -58,6 +58,7 @@ extension JSONFileBacking {
                 code: .storeFailure,
                 reason: "a transaction on \(path) called back into its own store's flush, modify or transaction; use the transaction's own methods.")
         }
+        defer { deliverDeferredReports() }
         return try fileGate.withLock { gate throws(StorageError) -> Result in
             gateOwner.withLock { $0 = thread }
             defer { gateOwner.withLock { $0 = 0 } }

@@ -11,7 +11,7 @@ import StowageJSON
 extension JSONFileBacking {
     /// Writes every pending change, after rereading the file if another
     /// process changed it, so that both processes' keys survive. When the
-    /// write fails, a background write tries again (see ``scheduleRetry()``).
+    /// write fails, a background write tries again (see ``scheduleRetry(after:)``).
     /// - Returns: the keys other writers changed, for announcing.
     func writePendingChanges() throws(StorageError) -> [String] {
         do {
@@ -22,7 +22,7 @@ extension JSONFileBacking {
             }
             return changed
         } catch {
-            scheduleRetry()
+            scheduleRetry(after: error)
             throw error
         }
     }
@@ -102,8 +102,9 @@ extension JSONFileBacking {
             }
             let written = try writeFile(serialized.bytes)
             let (changed, dropped, earlierFailures) = state.withLock { state in
-                let earlierFailures = state.failedWrites
+                let earlierFailures = state.failedWritesToTell
                 state.failedWrites = 0
+                state.failedWritesToTell = 0
                 state.disk = document
                 state.diskIdentity = written.identity
                 // Past this size the text is not kept, and the next write formats the file from scratch.

@@ -22,6 +22,8 @@ final class JSONFileBacking: Sendable {
     /// The thread inside `fileGate` (0 for none), so a transaction that calls
     /// back into its own store fails instead of deadlocking.
     let gateOwner = Locked<UInt>(0)
+    /// Reports made while the gate's owner held it, for it to deliver once it lets go.
+    let deferredReports = Locked<[@Sendable () -> Void]>([])
     /// The descriptor whose `flock` the thread inside `fileGate` holds (-1 for
     /// none), so a write can check that it still locks the file the lock path names.
     let heldLockDescriptor = Locked<Int32>(-1)
@@ -84,15 +86,37 @@ final class JSONFileBacking: Sendable {
 
     /// Reports an error met where nothing could throw, naming this store.
     func report(_ error: StorageError) {
-        error.attributed(toStore: storeName).report()
+        let error = error.attributed(toStore: storeName)
+        deliverOrDefer { error.report() }
     }
 
     /// Reports something the store went through on its own, with the file's path.
     func report(_ kind: StoreEvent.Kind, _ severity: StoreEvent.Severity, _ message: String, details: [String: String] = [:], error: StorageError? = nil) {
-        StoreEvent(
-            kind, severity: severity, store: storeName, message: message,
-            details: details.merging(["path": path]) { own, _ in own }, error: error?.attributed(toStore: storeName)
-        ).report()
+        let event = StoreEvent(
+            kind, severity: severity, storeName: storeName, message: message,
+            details: details.merging(["path": path]) { own, _ in own }, error: error?.attributed(toStore: storeName))
+        deliverOrDefer { event.report() }
+    }
+
+    /// Runs a report's handler now, unless this thread holds the file gate:
+    /// then once it lets go (``deliverDeferredReports()``), so a handler
+    /// never runs under the gate or the `flock`, where a handler that writes
+    /// to the store would fail, and a slow one would hold up other processes.
+    private func deliverOrDefer(_ delivery: @escaping @Sendable () -> Void) {
+        if gateOwner.withLock({ $0 }) == currentThreadIdentifier() {
+            deferredReports.withLock { $0.append(delivery) }
+        } else {
+            delivery()
+        }
+    }
+
+    /// Delivers what was reported while this thread held the file gate; called as it lets go.
+    func deliverDeferredReports() {
+        let deliveries = deferredReports.withLock { deliveries in
+            defer { deliveries.removeAll() }
+            return deliveries
+        }
+        for delivery in deliveries { delivery() }
     }
 
     /// The exit's write: waits for a write in flight, then writes what is
@@ -157,7 +181,7 @@ final class JSONFileBacking: Sendable {
         } catch {
             announce(reloaded)
             // Plain changes made before are still pending, and the failed write may have been carrying them.
-            scheduleRetry()
+            scheduleRetry(after: error)
             throw error
         }
     }
@@ -215,9 +239,11 @@ final class JSONFileBacking: Sendable {
     /// write to try again, unless one is on its way already: a quarter of a
     /// second after the first failure, twice as long after each one that
     /// follows, and never more than half a minute.
-    func scheduleRetry() {
+    func scheduleRetry(after error: StorageError) {
         let (failures, schedules) = state.withLock { state -> (Int, Bool) in
             state.failedWrites += 1
+            // A refusal while read-only is told by the read-only events, not as a failed write.
+            if error.code != .readOnly { state.failedWritesToTell += 1 }
             let schedules = !state.pending.isEmpty && !state.isWriteScheduled
             if schedules { state.isWriteScheduled = true }
             return (state.failedWrites, schedules)

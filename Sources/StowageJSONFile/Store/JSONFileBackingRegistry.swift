@@ -84,11 +84,13 @@ final class JSONFileBackingRegistry: Sendable {
         }
         let limit = Self.exitWaitLimit.components
         if finished.wait(timeout: .now() + .seconds(Int(limit.seconds))) == .timedOut {
-            StorageError(
-                code: .storeFailure,
-                reason: "the process is exiting with changes to \(backings.map(\.path).joined(separator: ", ")) that could not be written within \(limit.seconds) s; they are lost.",
-                store: backings.map(\.storeName).joined(separator: ", ")
-            ).report()
+            for backing in backings {
+                StorageError(
+                    code: .storeFailure,
+                    reason: "the process is exiting with changes to \(backing.path) that could not be written within \(limit.seconds) s; they are lost.",
+                    storeName: backing.storeName
+                ).report()
+            }
         }
     }
 

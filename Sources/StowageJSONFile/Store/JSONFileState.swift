@@ -20,6 +20,9 @@ struct JSONFileState: Sendable {
     var isWriteScheduled = false
     /// Writes that failed since the last one that succeeded; sets how long the next retry waits.
     var failedWrites = 0
+    /// The failed writes among those that were not refusals while read-only:
+    /// the write that succeeds next reports how many there were.
+    var failedWritesToTell = 0
     /// Why the store refuses writes, when it does.
     var readOnlyReason: String?
     var lastError: StorageError?

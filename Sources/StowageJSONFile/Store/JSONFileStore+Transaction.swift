@@ -53,7 +53,7 @@ extension JSONFileStore {
                 changed += try backing.writeStagedChangeUnderLock(transaction.writes)
             } catch where !error.lockFileWasReplaced {
                 // Nothing of the transaction was applied or stays pending.
-                backing.scheduleRetry()
+                backing.scheduleRetry(after: error)
                 return TransactionOutcome(changed: changed, result: .failure(error))
             }
             // A replaced lock file was rethrown above: `withFileLock` runs the body again under the new one.

@@ -70,9 +70,9 @@ struct PostgresStoreSecurityTests {
         try await good.setAndCommit(1, forKey: "k")
         var texts = [store.description, good.description, error.description, String(reflecting: error), store.lastError?.description ?? ""]
         texts += reports.all.map(\.description)
-        // The failed connection is an event too, naming the store and the cause, and no password.
-        let lost = try #require(await events.first { $0.kind == .disconnected && $0.store == store.description })
-        #expect(lost.error?.message.contains("password authentication failed") == true, "\(lost)")
+        // A store that never connected reports the failure as an error naming it, with no password.
+        let failure = try #require(await reports.first { $0.storeName == store.description })
+        #expect(failure.message.contains("password authentication failed"), "\(failure)")
         texts += events.all.flatMap { [$0.description, $0.details.description, $0.error?.description ?? ""] }
         for text in texts {
             #expect(!text.contains(wrongPassword), "\(text)")

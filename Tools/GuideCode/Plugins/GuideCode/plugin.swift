@@ -18,7 +18,11 @@ struct GuideCode: BuildToolPlugin {
         let marker = "<!-- Compiled by Integrations/\(package.lastPathComponent) "
         let guides = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "md" }
-            .filter { (try? String(contentsOf: $0, encoding: .utf8))?.contains(marker) == true }
+            .filter { guide in
+                // The line itself, not a mention of it (Architecture.md quotes it).
+                let text = (try? String(contentsOf: guide, encoding: .utf8)) ?? ""
+                return text.split(separator: "\n").contains { $0.hasPrefix(marker) }
+            }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         guard !guides.isEmpty else {
             throw GuideCodeError(message: "no guide in \(folder.path(percentEncoded: false)) carries \(marker)-->")

@@ -92,7 +92,7 @@ final class PostgresStoreBacking: Sendable {
     /// yielded after it, from the status queue.
     @discardableResult
     func update<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock { state in
+        let (result, endsOutage) = state.withLock { state in
             let before = state.status
             let result = body(&state)
             let after = state.status
@@ -100,8 +100,14 @@ final class PostgresStoreBacking: Sendable {
                 let watchers = Array(state.statusWatchers.values)
                 statusDelivery.async { for watcher in watchers { watcher.yield(after) } }
             }
-            return result
+            // Any exchange that succeeds during a reported outage asks for the
+            // full read that ends it, and its `resynchronized` event.
+            let endsOutage = state.connection == .connected && state.disconnectedSince != nil && !state.resynchronizationRequested
+            if endsOutage { state.resynchronizationRequested = true }
+            return (result, endsOutage)
         }
+        if endsOutage { wake.yield() }
+        return result
     }
 
     /// The current status, then each change, until the store closes.
@@ -479,13 +485,16 @@ final class PostgresStoreBacking: Sendable {
         var committed: [String: Int64] = [:]
         for (key, write) in latest.sorted(by: { $0.key < $1.key }) {
             var delay = options.initialRetryDelay
+            var failedAttempts = 0
             while true {
                 do {
                     let database = database
                     let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.write([(key: key, text: write.text)], on: $0) }
                     if let revision = revisions[PostgresDatabase.databaseKey(key)] { committed[key] = revision }
+                    if failedAttempts > 0 { reportCommittedAfterRetries(keys: [key], failedAttempts: failedAttempts) }
                     break
                 } catch where DatabaseFailure.isTransient(error) {
+                    failedAttempts += 1
                     noteFailure(error, doing: "could not commit \(key)")
                     await pause(&delay)
                 } catch {
@@ -632,11 +641,13 @@ final class PostgresStoreBacking: Sendable {
                     if let keys { try await database.load(keys: keys, on: connection) } else { try await database.loadNamespace(on: connection) }
                 }
                 let changed = absorb(loaded, keys: keys)
-                update { state in
+                let outage = update { state in
                     _ = state.queue.removeFirst()
                     state.connection = .connected
+                    return keys == nil ? state.endDisconnection() : nil
                 }
                 announce(changed)
+                reportResynchronized(after: outage, changedKeys: changed.count)
                 reply?.resolve(.success(()))
                 return
             } catch {
@@ -672,22 +683,36 @@ final class PostgresStoreBacking: Sendable {
         noteFailure(reason: "\(what): \(database.explanation(of: error))", underlyingError: error)
     }
 
-    /// The first failure of an outage is reported as a `.disconnected`
-    /// event carrying it; the outage's end, a full read, as `.resynchronized`.
+    /// Records a failure to reach the database. A store that never reached it
+    /// (a wrong password, say) reports the first failure as an error; one
+    /// that had, as a `.disconnected` event carrying it, once an outage,
+    /// however often the connection comes and goes before the full read that
+    /// ends it and is reported as `.resynchronized`.
     private func noteFailure(reason: String, underlyingError: (any Error)? = nil) {
-        let failure = StorageError(code: .storeFailure, reason: "\(name) \(reason).", underlyingError: underlyingError, store: name)
-        let isNew = update { state -> Bool in
+        let failure = StorageError(code: .storeFailure, reason: "\(name) \(reason).", underlyingError: underlyingError, storeName: name)
+        enum News { case none, firstFailure, outage }
+        let news = update { state -> News in
             defer {
                 state.lastError = failure
                 state.connection = .unreachable
             }
-            guard state.connection != .unreachable else { return false }
-            if state.disconnectedSince == nil { state.disconnectedSince = .now }
-            return true
+            switch state.connection {
+            case .unreachable: return .none
+            // Never reached yet (a wrong password, say): an error, as there is no connection to lose.
+            case .connecting: return .firstFailure
+            case .connected:
+                // Flapping before the full read that ends an outage is still that outage.
+                guard state.disconnectedSince == nil else { return .none }
+                state.disconnectedSince = .now
+                return .outage
+            }
         }
-        if isNew {
+        switch news {
+        case .none: break
+        case .firstFailure: report(failure)
+        case .outage:
             report(StoreEvent(
-                .disconnected, severity: .warning, store: name,
+                .disconnected, severity: .warning, storeName: name,
                 message: "The store lost the database: \(reason). Reads come from its cache and writes stay queued until it is back.",
                 error: failure))
         }
@@ -699,7 +724,7 @@ final class PostgresStoreBacking: Sendable {
         let seconds = Double(outage.components.seconds) + Double(outage.components.attoseconds) / 1e18
         let shown = (seconds * 1000).rounded() / 1000
         report(StoreEvent(
-            .resynchronized, severity: .notice, store: name,
+            .resynchronized, severity: .notice, storeName: name,
             message: "The store reached the database again after \(shown) s and read its namespace in full; \(changedKeys) key\(changedKeys == 1 ? "" : "s") changed meanwhile.",
             details: ["outage_seconds": String(shown), "changed_keys": String(changedKeys)]))
     }
@@ -707,9 +732,9 @@ final class PostgresStoreBacking: Sendable {
     /// Tells that queued writes were committed after failed tries, so nothing was lost.
     private func reportCommittedAfterRetries(keys: [String], failedAttempts: Int) {
         report(StoreEvent(
-            .writeRetriedAndSucceeded, severity: .notice, store: name, key: keys.count == 1 ? keys[0] : nil,
+            .writeRetriedAndSucceeded, severity: .notice, storeName: name, key: keys.count == 1 ? keys[0] : nil,
             message: "\(keys.count) queued key\(keys.count == 1 ? " was" : "s were") committed after \(failedAttempts) failed \(failedAttempts == 1 ? "attempt" : "attempts"); no write was lost.",
-            details: ["attempts": String(failedAttempts + 1), "keys": String(keys.count)]))
+            details: ["attempts": String(failedAttempts + 1), "key_count": String(keys.count)]))
     }
 
     /// Waits `delay` with up to a quarter more at random, and doubles it up to the maximum.
