@@ -42,7 +42,7 @@ let logger = Logger(label: "benchmark") { _ in FormattingHandler(lines: counter)
 let router = StowageLogRouter(logger: logger)
 let store = "JSONFileStore(/srv/app/settings.json)"
 let event = StoreEvent(
-    .writeRetriedAndSucceeded, severity: .notice, store: store,
+    .writeRetriedAndSucceeded, severity: .notice, storeName: store,
     message: "/srv/app/settings.json was written after 1 failed attempt; no change was lost.",
     details: ["attempts": "2", "path": "/srv/app/settings.json"])
 

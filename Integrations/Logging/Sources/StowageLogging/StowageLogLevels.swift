@@ -4,9 +4,11 @@ public import Stowage
 /// The level each report is logged at.
 ///
 /// swift-log asks libraries to log at `info` or below, except for warnings
-/// that can not flood a log. Stowage reports only what it could not throw,
-/// once per cause: an unreadable value once until it changes, an outage
-/// once until it ends. So the defaults are what an operator expects:
+/// that can not flood a log. Stowage reports only what it could not throw:
+/// an unreadable value once until it changes, an outage once until it ends,
+/// a read-only store once per reason; a write that fails where nothing could
+/// throw (a wrapper's setter) each time, since each loses a change. So the
+/// defaults are what an operator expects:
 ///
 /// | Report | Level |
 /// | --- | --- |

@@ -38,7 +38,7 @@ public struct StowageLogRouter: Sendable {
     /// Logs one error report: the store's name and the error's sentence.
     public func log(_ error: StorageError) {
         logger.log(
-            level: levels.level(for: error), "\(Self.prefix(store: error.store))\(error.message)",
+            level: levels.level(for: error), "\(Self.prefix(store: error.storeName))\(error.message)",
             error: error.withoutUnderlyingError, metadata: StowageLogMetadata.metadata(for: error))
     }
 
@@ -46,7 +46,7 @@ public struct StowageLogRouter: Sendable {
     public func log(_ event: StoreEvent) {
         let key = event.key.map { "Key \"\($0)\": " } ?? ""
         logger.log(
-            level: levels.level(for: event), "\(Self.prefix(store: event.store))\(key)\(event.message)",
+            level: levels.level(for: event), "\(Self.prefix(store: event.storeName))\(key)\(event.message)",
             error: event.error?.withoutUnderlyingError, metadata: StowageLogMetadata.metadata(for: event))
     }
 

@@ -53,7 +53,7 @@ struct ErrorLoggingTests {
         }
         let handler = InMemoryLogHandler()
         let router = StowageLogRouter(logger: Logger(label: "test") { _ in handler })
-        router.log(StorageError(code: .storeFailure, key: "motto", reason: "the value could not be written.", underlyingError: DriverError(), store: "Remote"))
+        router.log(StorageError(code: .storeFailure, key: "motto", reason: "the value could not be written.", underlyingError: DriverError(), storeName: "Remote"))
 
         let line = try #require(handler.entries.first)
         #expect(!line.everything.contains("s3cr3t"), "\(line.everything)")
@@ -70,9 +70,9 @@ struct ErrorLoggingTests {
         logger.logLevel = .info
         let router = StowageLogRouter(logger: logger, levels: levels)
 
-        router.log(StorageError(code: .typeMismatch, key: "a", reason: "expected Int, found a string.", store: "S"))
-        router.log(StorageError(code: .invalidValue, key: "b", reason: "not a date.", store: "S"))
-        router.log(StoreEvent(.resynchronized, severity: .notice, store: "S", message: "current again."))
+        router.log(StorageError(code: .typeMismatch, key: "a", reason: "expected Int, found a string.", storeName: "S"))
+        router.log(StorageError(code: .invalidValue, key: "b", reason: "not a date.", storeName: "S"))
+        router.log(StoreEvent(.resynchronized, severity: .notice, storeName: "S", message: "current again."))
         #expect(handler.entries.map(\.level) == [.warning, .info], "the debug line is below the logger's level")
         #expect(handler.entries.map { $0.text(StowageLogMetadata.key) } == ["b", nil])
     }

@@ -61,17 +61,19 @@ struct StoreEventLoggingTests {
         #expect("\(line.message)".contains("no change was lost"), "\(line.message)")
     }
 
-    /// As the PostgreSQL store reports an outage and its end (its own tests
-    /// check that it does, against a server they stop and start).
-    @Test func aFleetStoresOutageIsAWarningAndItsEndANotice() {
+    /// The router's side of an outage, with events made as the PostgreSQL
+    /// store makes them: that the store reports them is its own package's
+    /// test, against a server it stops and starts (this package does not
+    /// depend on postgres-nio).
+    @Test func theRouterLogsAnOutageAsAWarningAndItsEndAsANotice() {
         let store = "PostgresStore(127.0.0.1:5432/app, schema stowage, namespace \"\(UUID())\")"
         StoreEvent(
-            .disconnected, severity: .warning, store: store,
+            .disconnected, severity: .warning, storeName: store,
             message: "The store lost the database: could not commit 1 key; they stay queued.",
-            error: StorageError(code: .storeFailure, reason: "connection refused", store: store)
+            error: StorageError(code: .storeFailure, reason: "connection refused", storeName: store)
         ).report()
         StoreEvent(
-            .resynchronized, severity: .notice, store: store, message: "The store reached the database again after 1.5 s.",
+            .resynchronized, severity: .notice, storeName: store, message: "The store reached the database again after 1.5 s.",
             details: ["outage_seconds": "1.5", "changed_keys": "3"]
         ).report()
 
