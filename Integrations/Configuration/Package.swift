@@ -1,0 +1,90 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A package of its own, so that users of Stowage never resolve swift-configuration.
+let package = Package(
+    name: "StowageConfiguration",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StowageConfiguration", targets: ["StowageConfiguration"]),
+        .executable(name: "stowage-configuration-example", targets: ["StowageConfigurationExample"]),
+    ],
+    dependencies: [
+        // Named, because a path dependency is otherwise known by its folder's name.
+        .package(name: "Stowage", path: "../.."),
+        // No traits: the bridge needs only the core types and the in-memory providers, so the
+        // JSON, YAML, reloading and logging support (and their dependencies) stay out of the build.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        // The plugin that compiles the guides' code, shared by every integration.
+        .package(path: "../../Tools/GuideCode"),
+    ],
+    targets: [
+        // The bridge, both ways.
+        .target(
+            name: "StowageConfiguration",
+            dependencies: [
+                .product(name: "Stowage", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+
+        // Tests, with real stores and real providers, and swift-configuration's own compatibility test.
+        .testTarget(
+            name: "StowageConfigurationTests",
+            dependencies: [
+                "StowageConfiguration",
+                .product(name: "StowageTesting", package: "Stowage"),
+                .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageEnvironment", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "ConfigurationTesting", package: "swift-configuration"),
+            ]
+        ),
+
+        // The code of Guides/Configuration.md, compiled so the guide can not drift from the API.
+        .target(
+            name: "StowageConfigurationGuide",
+            dependencies: [
+                "StowageConfiguration",
+                .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageEnvironment", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "StowageFlags", package: "Stowage"),
+            ],
+            path: "Guides/StowageConfigurationGuide",
+            plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
+        ),
+
+        // The example, and the benchmarks with their own small timing harness.
+        .executableTarget(
+            name: "StowageConfigurationExample",
+            dependencies: [
+                "StowageConfiguration", .product(name: "StowageEnvironment", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
+            ],
+            path: "Examples/StowageConfigurationExample"
+        ),
+        .executableTarget(
+            name: "StowageConfigurationBenchmarks",
+            dependencies: [
+                "StowageConfiguration", .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageJSONFile", package: "Stowage"),
+            ],
+            path: "Benchmarks/StowageConfigurationBenchmarks"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}
