@@ -83,7 +83,7 @@ final class LabelledStore: UnderlyingStorage, Sendable {
     let inner = InMemoryStore()
     let storeName = "LabelledStore(\(UUID().uuidString))"
 
-    func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? { try inner.storedValue(forKey: key, access) }
-    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws { try inner.setStoredValue(value, forKey: key, access) }
-    func removeStoredValue(forKey key: String, _ access: BackendAccess) throws { try inner.removeStoredValue(forKey: key, access) }
+    func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? { inner.storedValue(forKey: key, access) }
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) { inner.setStoredValue(value, forKey: key, access) }
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) { inner.removeStoredValue(forKey: key, access) }
 }
