@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         // The plugin that compiles the guides' code, shared by every integration.
         .package(path: "../../Tools/GuideCode"),
+        // The clock, samples and tables every integration's benchmarks share.
+        .package(path: "../../Tools/BenchmarkSupport"),
     ],
     targets: [
         // The bridge, both ways.
@@ -70,6 +72,7 @@ let package = Package(
         .executableTarget(
             name: "StowageConfigurationBenchmarks",
             dependencies: [
+                .product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"),
                 "StowageConfiguration", .product(name: "StowageInMemory", package: "Stowage"),
                 .product(name: "StowageJSONFile", package: "Stowage"),
             ],

@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The plugin that compiles the guides' code, shared by every integration.
         .package(path: "../../Tools/GuideCode"),
+        // The clock, samples and tables every integration's benchmarks share.
+        .package(path: "../../Tools/BenchmarkSupport"),
     ],
     targets: [
         // The store.
@@ -64,7 +66,7 @@ let package = Package(
 
         // The example (run against a server the script starts: Scripts/example.sh).
         .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
-        .executableTarget(name: "StowagePostgresBenchmarks", dependencies: ["StowagePostgres", .product(name: "StowageInMemory", package: "Stowage")], path: "Benchmarks/StowagePostgresBenchmarks"),
+        .executableTarget(name: "StowagePostgresBenchmarks", dependencies: [.product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"), "StowagePostgres", .product(name: "StowageInMemory", package: "Stowage")], path: "Benchmarks/StowagePostgresBenchmarks"),
 
         // Reads the store's cache N times for callgrind to count (the root's Scripts/instruction-counts.sh runs it under Scripts/postgres.sh).
         .executableTarget(name: "StowagePostgresInstructionCounts", dependencies: ["StowagePostgres"], path: "Tools/StowagePostgresInstructionCounts"),

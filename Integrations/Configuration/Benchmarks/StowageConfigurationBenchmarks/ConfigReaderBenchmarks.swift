@@ -2,6 +2,7 @@ import Foundation
 import StowageConfiguration
 import StowageInMemory
 import StowageJSONFile
+import StowageBenchmarkSupport
 
 /// Group a: a `ConfigReader` read, and the provider call beneath it, through
 /// `StowageConfigProvider` over an `InMemoryStore` and a `JSONFileStore`,

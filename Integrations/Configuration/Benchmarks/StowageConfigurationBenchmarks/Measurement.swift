@@ -1,39 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// A point on the monotonic clock.
-struct Timestamp: Sendable {
-    let nanoseconds: UInt64
-
-    static func now() -> Timestamp {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Timestamp(nanoseconds: UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))
-    }
-
-    /// Seconds from this point to now.
-    var elapsed: Double { Double(Timestamp.now().nanoseconds &- nanoseconds) / 1e9 }
-}
-
-/// Measurements of one subject, in seconds, with the percentiles the tables show.
-struct Samples: Sendable {
-    private(set) var values: [Double] = []
-
-    mutating func append(_ value: Double) { values.append(value) }
-
-    /// The nearest-rank percentile (`p` from 0 to 100); 0 when empty.
-    func percentile(_ p: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
-    }
-
-    var median: Double { percentile(50) }
-}
+import StowageBenchmarkSupport
 
 /// One thing measured: a batch of `iterations` reads that returns their sum, so the result can be checked.
 struct Subject {

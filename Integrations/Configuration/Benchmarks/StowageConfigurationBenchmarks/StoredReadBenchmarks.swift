@@ -1,5 +1,6 @@
 import StowageConfiguration
 import StowageInMemory
+import StowageBenchmarkSupport
 
 /// Group b: a provider's value read as Stowage reads a setting, through a
 /// `@Stored` wrapper over a `ConfigProviderStore` (served from the

@@ -6,6 +6,7 @@
 //
 // Benchmarks/README.md has the figures.
 import Foundation
+import StowageBenchmarkSupport
 
 do {
     let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,5 +1,6 @@
 import Foundation
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// What a run does, from its arguments.
 struct RunOptions: Sendable {

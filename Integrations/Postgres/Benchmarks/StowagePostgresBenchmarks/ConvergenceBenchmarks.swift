@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// Group f: how long a process takes to converge after its listening
 /// connection is cut, while another process keeps writing.

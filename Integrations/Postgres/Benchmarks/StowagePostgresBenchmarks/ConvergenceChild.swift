@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// One process of the convergence group, started by ``ChildProcesses``
 /// with a hidden subcommand; both run until the parent closes the gate

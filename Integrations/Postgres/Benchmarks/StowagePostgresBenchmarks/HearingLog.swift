@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// What one process of the propagation group heard, and when: each write's
 /// id once, with the moment it was first seen; and a signal once it has

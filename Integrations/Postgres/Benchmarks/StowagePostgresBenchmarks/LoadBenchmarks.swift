@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// Group d: opening a store on a namespace of 10,000 keys
 /// (`PostgresStore.connect`, which returns once the first load is done)

@@ -1,5 +1,6 @@
 import Foundation
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// Group c: `modify` throughput when 1, 2, 4 and 8 processes all increment
 /// one key of one namespace, against a floor: as many processes each

@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// One process of the modify group, started by ``ChildProcesses`` with a
 /// hidden subcommand: `__modify-child store|floor <namespace> <count>`.

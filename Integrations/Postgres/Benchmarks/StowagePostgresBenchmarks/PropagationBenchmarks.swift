@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// Group e: how soon a change committed in one process reaches an observer
 /// in another, under a steady write load, against the floor: a plain

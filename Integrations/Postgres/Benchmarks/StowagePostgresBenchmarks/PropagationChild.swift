@@ -1,5 +1,6 @@
 import Foundation
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// One process of the propagation group, started by ``ChildProcesses`` with
 /// a hidden subcommand:

@@ -1,5 +1,6 @@
 import StowageInMemory
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// Group a: a read never touches the network, so a wrapper read on a
 /// `PostgresStore` should cost what one on an `InMemoryStore` costs. Each

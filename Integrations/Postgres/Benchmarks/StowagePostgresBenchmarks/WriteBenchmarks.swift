@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageBenchmarkSupport
 
 /// Group b: how long a write takes to be committed, against the least a
 /// committed write costs: one hand-written upsert through a plain client,

@@ -1,23 +1,37 @@
 import Foundation
 
 /// One group's results as a Markdown table, each subject beside its baseline.
-struct ResultTable: Sendable {
-    struct Row: Sendable {
-        var name: String
-        var p50: String
-        var p90 = "—"
-        var p99 = "—"
-        var opsPerSecond: Double?
+public struct ResultTable: Sendable {
+    public struct Row: Sendable {
+        public var name: String
+        public var p50: String
+        public var p90 = "—"
+        public var p99 = "—"
+        public var opsPerSecond: Double?
         /// Against the group's baseline, as the table's `ratioHeading` says; "baseline" on the baseline's row.
-        var ratio: String
+        public var ratio: String
         /// How many measurements the row's figures come from (the latency layout's column).
-        var samples: Int?
+        public var samples: Int?
         /// The worst measurement (the latency layout's column).
-        var maximum = "—"
+        public var maximum = "—"
+
+        public init(
+            name: String, p50: String, p90: String = "—", p99: String = "—", opsPerSecond: Double? = nil, ratio: String,
+            samples: Int? = nil, maximum: String = "—"
+        ) {
+            self.name = name
+            self.p50 = p50
+            self.p90 = p90
+            self.p99 = p99
+            self.opsPerSecond = opsPerSecond
+            self.ratio = ratio
+            self.samples = samples
+            self.maximum = maximum
+        }
     }
 
     /// Which columns the table has.
-    enum Layout: Sendable {
+    public enum Layout: Sendable {
         /// p50, p90, p99 and operations per second: for loops the benchmark drives as fast as it can.
         case throughput
         /// Sample count, p50, p90, p99 and maximum: for events that come at a set pace,
@@ -25,22 +39,22 @@ struct ResultTable: Sendable {
         case latency
     }
 
-    var title: String
+    public var title: String
     /// What the ratio column divides, e.g. "p50 / baseline p50".
-    var ratioHeading: String
-    var layout = Layout.throughput
-    var rows: [Row] = []
+    public var ratioHeading: String
+    public var layout = Layout.throughput
+    public var rows: [Row] = []
     /// Lines printed under the table: counts, checks passed, what to read into the figures.
-    var notes: [String] = []
+    public var notes: [String] = []
 
-    init(title: String, ratioHeading: String, layout: Layout = .throughput, rows: [Row] = []) {
+    public init(title: String, ratioHeading: String, layout: Layout = .throughput, rows: [Row] = []) {
         self.title = title
         self.ratioHeading = ratioHeading
         self.layout = layout
         self.rows = rows
     }
 
-    var markdown: String {
+    public var markdown: String {
         var lines = ["## \(title)", ""]
         switch layout {
         case .throughput:
@@ -62,9 +76,9 @@ struct ResultTable: Sendable {
 }
 
 /// Figures as the tables print them: three significant digits, a unit that fits.
-enum Format {
+public enum Format {
     /// A duration in seconds, as ns, µs, ms or s.
-    static func duration(_ seconds: Double) -> String {
+    public static func duration(_ seconds: Double) -> String {
         // A lower bound measured between two processes can come out below zero.
         if seconds < 0 { return "−" + duration(-seconds) }
         switch seconds {
@@ -76,26 +90,26 @@ enum Format {
     }
 
     /// A `Duration`, as ``duration(_:)`` prints seconds.
-    static func duration(_ duration: Duration) -> String {
+    public static func duration(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         return self.duration(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
-    static func seconds(_ seconds: Double) -> String { "\(significant(seconds)) s" }
+    public static func seconds(_ seconds: Double) -> String { "\(significant(seconds)) s" }
 
     /// Operations per second, with thousands separated.
-    static func rate(_ perSecond: Double) -> String {
+    public static func rate(_ perSecond: Double) -> String {
         guard perSecond.isFinite else { return "—" }
         return perSecond >= 1000 ? grouped(Int(perSecond.rounded())) : significant(perSecond)
     }
 
     /// `value / baseline` as "1.23x".
-    static func ratio(_ value: Double, _ baseline: Double) -> String {
+    public static func ratio(_ value: Double, _ baseline: Double) -> String {
         guard baseline > 0 else { return "—" }
         return "\(significant(value / baseline))x"
     }
 
-    static func grouped(_ value: Int) -> String {
+    public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var result = ""
         for (index, digit) in digits.enumerated() {
@@ -106,7 +120,7 @@ enum Format {
     }
 
     /// Three significant digits, without exponents.
-    static func significant(_ value: Double) -> String {
+    public static func significant(_ value: Double) -> String {
         // Int(_:) traps on infinity and NaN (a division by a zero time); such a figure is printed as is.
         guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
         let magnitude = abs(value)
