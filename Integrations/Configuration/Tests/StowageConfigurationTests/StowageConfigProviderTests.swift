@@ -87,10 +87,13 @@ struct StowageConfigProviderTests {
         let provider = StowageConfigProvider(environment)
         let secret = try #require(throws: StorageError.self) { try provider.value(forKey: ["api", "token"], type: .int) }
         #expect(secret.key == "api.token")
-        #expect(!secret.message.contains("s3cr3t-value"), "\(secret.message)")
+        for text in [secret.message, String(describing: secret), String(reflecting: secret)] {
+            #expect(!text.contains("s3cr3t-value"), "\(text)")
+        }
         let plain = try #require(throws: StorageError.self) { try provider.value(forKey: ["port"], type: .int) }
         #expect(plain.key == "port")
         #expect(plain.message.contains("swift-configuration's int"), "\(plain.message)")
+        #expect(String(describing: plain).contains("eighty"), "a value that is not secret is quoted, so the check above could fail")
     }
 
     @Test func secrecyComesFromTheStore() throws {
@@ -123,14 +126,24 @@ struct StowageConfigProviderTests {
         #expect(try snapshot.value(forKey: ["absent"], type: .int).value == nil)
     }
 
-    @Test func aStoreThatCanNotListHasASnapshotWhoseLookupsSaySo() throws {
-        let unlisted = ConfigProviderStore(InMemoryProvider(values: ["limit": 1]))
+    /// A store that can not list its keys is read once per key and type and
+    /// keeps the answer; once its snapshot threw for every key, and with it a
+    /// `ConfigReader`'s snapshot, which stops at the first provider that throws.
+    @Test func aStoreThatCanNotListHasASnapshotThatKeepsItsFirstAnswers() throws {
+        let values = MutableInMemoryProvider(initialValues: ["limit": 1])
+        let unlisted = ConfigProviderStore(values)
         let provider = StowageConfigProvider(unlisted)
-        #expect(try provider.value(forKey: ["limit"], type: .int).value == 1)
-        let error = try #require(throws: StorageError.self) { try provider.snapshot().value(forKey: ["limit"], type: .int) }
-        #expect(error.code == .unsupported)
-        #expect(error.key == "limit")
-        #expect(error.message.contains("can not list"), "\(error.message)")
+        let snapshot = provider.snapshot()
+        #expect(try snapshot.value(forKey: ["limit"], type: .int).value == 1)
+        values.setValue(2, forKey: ["limit"])
+        #expect(try unlisted.value(forKey: "limit", as: Int.self) == 2)
+        #expect(try snapshot.value(forKey: ["limit"], type: .int).value == 1, "asked again, the snapshot gives its first answer")
+        #expect(try snapshot.value(forKey: ["absent"], type: .int).value == nil)
+
+        let reader = ConfigReader(providers: [provider, InMemoryProvider(values: ["other": "x"])])
+        let readerSnapshot = reader.snapshot()
+        #expect(readerSnapshot.int(forKey: "limit") == 2)
+        #expect(readerSnapshot.string(forKey: "other") == "x", "a key of the next provider is still read")
     }
 
     @Test func watchValueGivesTheCurrentValueThenEachChange() async throws {
@@ -142,7 +155,8 @@ struct StowageConfigProviderTests {
                 #expect(try await iterator.next()?.get().value == "slow")
                 try store.set("fast", forKey: "mode")
                 #expect(try await iterator.next()?.get().value == "fast")
-                // A write of another key, and an equal value, are not changes of this one.
+                // Announcements coalesce, so this shows only that the next value
+                // comes; that equal values are skipped is ChangeReadsTests'.
                 try store.set(1, forKey: "other")
                 try store.set("fast", forKey: "mode")
                 try store.removeValue(forKey: "mode")
@@ -181,6 +195,27 @@ struct StowageConfigProviderTests {
                 let second = try #require(await iterator.next())
                 #expect(try second.value(forKey: ["a"], type: .int).value == 2)
                 #expect(try first.value(forKey: ["a"], type: .int).value == 1)
+            }
+        }
+    }
+
+    @Test func aJSONFileEditedByAnotherProcessReachesASnapshotWatcher() async throws {
+        try await withTemporaryDirectory { folder in
+            let url = folder.appending(path: "service.json")
+            try Data(#"{"server": {"port": 8080, "host": "a.internal"}}"#.utf8).write(to: url)
+            let store = JSONFileStore(url: url, options: .init(keyLayout: .nested(separator: "."), changeDetection: .automatic(pollInterval: .milliseconds(50))))
+            let provider = StowageConfigProvider(store)
+            try await withinTimeLimit(waitingFor: "a snapshot after another process's edit") {
+                try await provider.watchSnapshot { snapshots in
+                    var iterator = snapshots.makeAsyncIterator()
+                    let first = try #require(await iterator.next())
+                    #expect(try first.value(forKey: ["server", "port"], type: .int).value == 8080)
+                    try replaceFromAnotherProcess(url, with: #"{"server": {"port": 9090, "host": "b.internal"}}"#)
+                    let second = try #require(await iterator.next())
+                    #expect(try second.value(forKey: ["server", "port"], type: .int).value == 9090)
+                    #expect(try second.value(forKey: ["server", "host"], type: .string).value == "b.internal")
+                    #expect(try first.value(forKey: ["server", "host"], type: .string).value == "a.internal", "a snapshot keeps its values")
+                }
             }
         }
     }

@@ -18,7 +18,11 @@ public import Configuration
 ///         guard case .string(let region)? = key.context["region"] else { return base }
 ///         return "\(region).\(base)"
 ///     },
-///     configKey: { AbsoluteConfigKey($0.split(separator: ".", omittingEmptySubsequences: false).map(String.init)) }
+///     configKey: { storeKey in   // the other way: "eu.http.timeout" is http.timeout for region eu
+///         let parts = storeKey.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+///         guard let region = parts.first, ["eu", "us"].contains(region), parts.count > 1 else { return AbsoluteConfigKey(parts) }
+///         return AbsoluteConfigKey(Array(parts.dropFirst()), context: ["region": .string(region)])
+///     }
 /// )
 /// ```
 public struct ConfigKeyMapping: Sendable {

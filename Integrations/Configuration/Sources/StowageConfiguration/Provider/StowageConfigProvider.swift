@@ -118,18 +118,24 @@ extension StowageConfigProvider: ConfigProvider {
         }
     }
 
-    /// Two snapshots a watcher need not hear twice: both listed, with the same values and secrets.
+    /// Two snapshots a watcher need not hear twice: both listed, with the
+    /// same values, secrets and origins (which layer a value came from
+    /// decides how it is read).
     private static func isUnchanged(_ old: any ConfigSnapshot, _ new: any ConfigSnapshot) -> Bool {
         guard case .success(let old)? = (old as? StoreConfigSnapshot)?.contents,
             case .success(let new)? = (new as? StoreConfigSnapshot)?.contents
         else { return false }
-        return old == new
+        return old.entries == new.entries && old.secretKeys == new.secretKeys && old.origins == new.origins
     }
 
-    /// Two reads a watcher need not hear twice: the same result, or the same error.
+    /// Two reads a watcher need not hear twice: the same result (NaN the
+    /// same as NaN, as Stowage compares values), or the same error.
     private static func isUnchanged(_ old: Result<LookupResult, any Error>, _ new: Result<LookupResult, any Error>) -> Bool {
         switch (old, new) {
-        case let (.success(old), .success(new)): old == new
+        case let (.success(old), .success(new)):
+            old == new
+                || (old.encodedKey == new.encodedKey && old.value?.isSecret == new.value?.isSecret
+                    && old.value.map { StoredValue(configContent: $0.content) } == new.value.map { StoredValue(configContent: $0.content) })
         case let (.failure(old), .failure(new)): String(describing: old) == String(describing: new)
         default: false
         }

@@ -47,8 +47,17 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
     /// errors are what make a read with no type slow.
     private let answeringTypes = Locked<[String: ConfigType]>([:])
     /// What was read before the watch of the provider began, so that its
-    /// first snapshot announces only what changed in between.
-    private let readsBeforeWatching = Locked<[String: StoredValue?]?>([:])
+    /// first snapshot announces only what changed in between; `nil` once it has.
+    private let readsBeforeWatching = Locked<[String: EarlyRead]?>([:])
+
+    /// A read made before the watch's first snapshot.
+    private enum EarlyRead {
+        /// The provider is being asked: the first snapshot may have come
+        /// after the answer, so it announces the key.
+        case asking
+        /// The provider answered this.
+        case answered(StoredValue?)
+    }
 
     /// A store reading `provider`; it starts watching the provider's changes at once.
     /// - Parameters:
@@ -58,22 +67,36 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
         self.provider = provider
         self.keyMapping = keyMapping
         let watch: @Sendable () async -> Void = { [weak self, provider] in
-            _ = try? await provider.watchSnapshot { snapshots in
-                var isFirst = true
-                for await snapshot in snapshots {
-                    guard let self else { return }
-                    if isFirst {
-                        // The state when watching began: only a key read before it and changed since is news.
-                        isFirst = false
-                        self.announceChangesSinceEarlyReads(in: snapshot)
-                    } else {
-                        // A snapshot does not say which keys changed; references compare and notify only real changes.
-                        self.announceChangeOfAllKeys()
+            var failure: (any Error)?
+            do {
+                try await provider.watchSnapshot { snapshots in
+                    var isFirst = true
+                    for await snapshot in snapshots {
+                        guard let self else { return }
+                        if isFirst {
+                            // The state when watching began: only a key read before it and changed since is news.
+                            isFirst = false
+                            self.announceChangesSinceEarlyReads(in: snapshot)
+                        } else {
+                            // A snapshot does not say which keys changed; references compare and notify only real changes.
+                            self.announceChangeOfAllKeys()
+                        }
                     }
                 }
+            } catch {
+                failure = error
             }
+            guard let self, !Task.isCancelled else { return }
             // A provider whose watch failed or ended gives no first snapshot: stop recording reads for it.
-            self?.readsBeforeWatching.withLock { $0 = nil }
+            self.readsBeforeWatching.withLock { $0 = nil }
+            // A watch that ends has no more changes to tell; one that fails is reported,
+            // with the error's type only, since its text may quote a value.
+            guard let failure else { return }
+            StorageError.reportingHandler(StorageError(
+                code: .storeFailure,
+                reason: "\(provider.providerName) stopped telling its changes (its watch threw \(type(of: failure))); "
+                    + "references keep the values they read, and no change of the provider is announced from now on.",
+                storeName: self.storeName))
         }
         // Started on this thread, so a provider that registers its watcher before its first
         // suspension (the in-memory ones) is watched before `init` returns: no change falls between.
@@ -103,9 +126,13 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
     /// - Throws: `StorageError` naming the key when the provider answered
     ///   every type with an error.
     public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
+        // Marked before the provider is asked: a first snapshot that comes in
+        // between then announces the key, so the answer, perhaps older than
+        // the snapshot, is never cached for good.
+        readsBeforeWatching.withLock { reads in reads?[key] = .asking }
         let answer = try firstAnswer(forKey: key)
-        let stored = (answer ?? nil).map { StoredValue($0.content) }
-        readsBeforeWatching.withLock { reads in reads?[key] = .some(stored) }
+        let stored = (answer ?? nil).map { StoredValue(configContent: $0.content) }
+        readsBeforeWatching.withLock { reads in reads?[key] = .answered(stored) }
         return stored
     }
 
@@ -121,7 +148,7 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
             let asked = ConfigValueMapping.configType(for: Value.self).map { [$0] } ?? ConfigValueMapping.probingOrder
             for configType in asked {
                 guard let content = try? provider.value(forKey: configKey, type: configType).value?.content,
-                    let value = try? Value(storedValue: StoredValue(content))
+                    let value = try? Value(storedValue: StoredValue(configContent: content))
                 else { continue }
                 return value
             }
@@ -185,8 +212,12 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
             return reads ?? [:]
         }
         for (key, read) in early {
+            guard case .answered(let answered) = read else {
+                announceChange(forKey: key)
+                continue
+            }
             let current = try? firstAnswer(forKey: key, lookup: snapshot.value(forKey:type:))
-            if (current ?? nil).map({ StoredValue($0.content) }) != read { announceChange(forKey: key) }
+            if (current ?? nil).map({ StoredValue(configContent: $0.content) }) != answered { announceChange(forKey: key) }
         }
     }
 
@@ -216,10 +247,12 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
                 firstError = firstError ?? error
             }
         }
+        // The provider's errors are not kept: their text may quote the value.
         throw StorageError(
             code: .storeFailure, key: key,
-            reason: "\(provider.providerName) answered every configuration type for this key with an error; the first, for string, is the underlying error.",
-            underlyingError: firstError)
+            reason: "\(provider.providerName) answered every configuration type for this key with an error"
+                + (firstError.map { " (the first a \(type(of: $0)))" } ?? "") + ".",
+            storeName: storeName)
     }
 
     private func readOnlyError(forKey key: String?) -> StorageError {

@@ -26,7 +26,7 @@ extension StoredValue {
     ///
     /// `int` becomes `.signedInteger`, `bytes` `.data`, the array forms
     /// `.array`s of the element's form; text stays text.
-    public init(_ content: ConfigContent) {
+    public init(configContent content: ConfigContent) {
         switch content {
         case .string(let value): self = .string(value)
         case .int(let value): self = .signedInteger(Int64(value))
@@ -62,10 +62,10 @@ enum ConfigValueMapping {
         do {
             return try read(type, from: source)
         } catch let error as StorageError {
-            throw StorageError(
-                code: error.code, key: key,
-                reason: "the value can not be read as swift-configuration's \(type) (\(swiftTypeName(of: type))): \(error.reason)",
-                underlyingError: error.underlyingError)
+            // The same error, its store and cause kept, with what was asked for in front.
+            var explained = error.attributed(toKey: key)
+            explained.reason = "the value can not be read as swift-configuration's \(type) (\(swiftTypeName(of: type))): \(error.reason)"
+            throw explained
         } catch {
             throw StorageError(
                 code: .invalidValue, key: key,
@@ -165,12 +165,12 @@ enum ConfigValueMapping {
         case is any BinaryInteger.Type: return .int
         case is any BinaryFloatingPoint.Type: return .double
         case is Bool.Type: return .bool
-        case is Data.Type, is [UInt8].Type: return .bytes
+        case is Data.Type: return .bytes
         case is [String].Type, is Set<String>.Type: return .stringArray
         case is [Int].Type, is [Int64].Type, is [Int32].Type, is Set<Int>.Type: return .intArray
         case is [Double].Type, is [Float].Type: return .doubleArray
         case is [Bool].Type: return .boolArray
-        case is [Data].Type, is [[UInt8]].Type: return .byteChunkArray
+        case is [Data].Type: return .byteChunkArray
         default: return nil
         }
     }
