@@ -26,9 +26,8 @@
 # Both tools build in release: the root one in .build-soak, where
 # Scripts/soak.sh builds the modules it shares, so CI compiles those once; the
 # PostgreSQL one in Integrations/Postgres/.build-counts. Installs valgrind with
-# apt-get where it is missing. CI runs --only root after the soak; --only
-# postgres, a release build of postgres-nio of its own, is run by hand
-# (Benchmarks/InstructionCounts.md says when).
+# apt-get where it is missing. CI runs --only root after the soak and --only
+# postgres after the PostgreSQL package's tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
