@@ -94,7 +94,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// The same error attributed to the store named `store`, unless it already names one.
+    /// The same error attributed to the store named `storeName`, unless it already names one.
     public func attributed(toStore storeName: String) -> StorageError {
         guard self.storeName == nil else { return self }
         var copy = self

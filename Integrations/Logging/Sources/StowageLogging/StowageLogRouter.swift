@@ -13,9 +13,9 @@ public import Stowage
 /// ```
 ///
 /// Each line names the store and, where there is one, the key, in its message
-/// and in its metadata (``StowageLogMetadata``). No line holds a value: Stowage's
-/// messages never quote a secret one, and the error behind a report, whose
-/// text comes from another library, is left out; its type is kept.
+/// and in its metadata (``StowageLogMetadata``). No line holds a secret value:
+/// Stowage's messages never quote one, and an error behind a report whose
+/// text comes from another library is left out; its type is kept.
 public struct StowageLogRouter: Sendable {
     /// Where the lines go, with the program's own metadata and level.
     public var logger: Logger

@@ -18,24 +18,32 @@ public struct StoreConfigSnapshot: ConfigSnapshot {
     /// The store's snapshot, or why it has none.
     public let contents: Result<StoreSnapshot, StorageError>
     let keyMapping: ConfigKeyMapping
-    /// For a store that could not be listed: its answers, read once per key and type.
-    private let firstAnswers: FirstAnswers?
+    /// Where lookups are answered from.
+    private let source: Source
+
+    private enum Source: Sendable {
+        /// The store's snapshot.
+        case listed(StoreSnapshot)
+        /// A store that could not be listed: its answers, read once per key and type.
+        case unlisted(FirstAnswers)
+    }
 
     init<Store: UnderlyingStorage>(of store: Store, providerName: String, keyMapping: ConfigKeyMapping) {
         self.providerName = providerName
         self.keyMapping = keyMapping
         do {
-            contents = .success(try store.snapshot())
-            firstAnswers = nil
+            let snapshot = try store.snapshot()
+            contents = .success(snapshot)
+            source = .listed(snapshot)
         } catch {
             let reason = (error as? StorageError).map(\.reason) ?? "the store could not be listed."
             contents = .failure(StorageError(code: .unsupported, reason: reason, storeName: store.storeName))
-            firstAnswers = FirstAnswers { storeKey, type in
+            source = .unlisted(FirstAnswers { storeKey, type in
                 guard let content = try ConfigValueMapping.content(type, forKey: storeKey, from: LiveStoreValue(store: store, key: storeKey)) else {
                     return LookupResult(encodedKey: storeKey, value: nil)
                 }
                 return LookupResult(encodedKey: storeKey, value: ConfigValue(content, isSecret: store.isSecret(key: storeKey)))
-            }
+            })
         }
     }
 
@@ -45,14 +53,14 @@ public struct StoreConfigSnapshot: ConfigSnapshot {
     ///   has no exact form of `type`.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         let storeKey = keyMapping.storeKey(for: key)
-        switch contents {
-        case .success(let snapshot):
+        switch source {
+        case .listed(let snapshot):
             guard let content = try ConfigValueMapping.content(type, forKey: storeKey, from: SnapshotValue(snapshot: snapshot, key: storeKey)) else {
                 return LookupResult(encodedKey: storeKey, value: nil)
             }
             return LookupResult(encodedKey: storeKey, value: ConfigValue(content, isSecret: snapshot.secretKeys.contains(storeKey)))
-        case .failure:
-            return try firstAnswers!.answer(forKey: storeKey, type: type)
+        case .unlisted(let firstAnswers):
+            return try firstAnswers.answer(forKey: storeKey, type: type)
         }
     }
 }

@@ -33,8 +33,8 @@ import Foundation
 ///   ``watchSnapshot(updatesHandler:)`` are fed by the store's own change
 ///   observation, so an edit of a JSON file by another process reaches a
 ///   `ConfigReader`'s watchers.
-/// - Snapshots: the store's `snapshot()`; a store that can not list its keys
-///   gives a snapshot whose every lookup throws, saying so.
+/// - Snapshots: the store's `snapshot()`; for a store that can not list its
+///   keys, each key and type read once, when first asked, and then kept.
 public struct StowageConfigProvider<Store: UnderlyingStorage>: Sendable {
     /// The store values are read from.
     public let store: Store
