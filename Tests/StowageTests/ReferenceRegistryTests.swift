@@ -27,13 +27,13 @@ struct ReferenceRegistryTests {
         let store: InMemoryStore = ["name": "old"]
         // A stand-in whose entry outlives it, as a reference's does between its
         // last release and its `deinit`: no change can reach its core then.
-        let core = ReferenceCore<String>()
+        let core = ReferenceCore<InMemoryStore, String>(storeID: ObjectIdentifier(store), key: "name")
         core.state.withLock { core.setCached(.present("old"), in: &$0) }
         var standIn: StandIn? = StandIn(core: core)
         // Taken out at the end, as a reference's `deinit` would: a later store at this address must not find it.
         defer { ReferenceRegistry.shared.removeDeadEntries(storeID: ObjectIdentifier(store), key: "name") }
         _ = ReferenceRegistry.shared.reference(
-            ofType: ObjectIdentifier(StorageReference<InMemoryStore, String>.self), storeID: ObjectIdentifier(store), key: "name"
+            ofType: ObjectIdentifier(ReferenceCore<InMemoryStore, String>.self), storeID: ObjectIdentifier(store), key: "name"
         ) { standIn! }
         standIn = nil
         #expect(store.values.name == "old")
@@ -63,9 +63,9 @@ struct ReferenceRegistryTests {
 
 /// Registers a core in the registry like a reference, without taking its entry out when it goes.
 private final class StandIn: ChangeReceiving {
-    let core: ReferenceCore<String>
+    let core: ReferenceCore<InMemoryStore, String>
 
-    init(core: ReferenceCore<String>) { self.core = core }
+    init(core: ReferenceCore<InMemoryStore, String>) { self.core = core }
 
     var observedKey: ObservedKey { core }
     func storageDidChange() { core.state.withLock { core.setCached(nil, in: &$0) } }

@@ -2,7 +2,8 @@ public import Observation
 
 /// What the Observation framework tracks for one key: the registrar, and a
 /// key path to a property with no value of its own; and the reference
-/// registry's entry for the key's reference, which the registry keeps here.
+/// registry's entry for the key's reference, which the registry keeps here:
+/// the store's identity and the key it is found by, and the reference.
 ///
 /// Not generic, so that the key path is one object made once for the
 /// process. Formed in the generic ``ReferenceCore``, `\.changeMarker` was
@@ -22,9 +23,13 @@ class ObservedKey: Observable, @unchecked Sendable {
 
     // The registry's entry for the reference this core belongs to, kept here
     // rather than in an object of its own: one allocation fewer a reference.
-    // Read and written only under the registry's lock (see `ReferenceRegistry`).
-    /// `StorageReference<Storage, Value>`'s identity, which lookups match.
-    var registeredType = ObjectIdentifier(ObservedKey.self)
+    // The reference's type is the core's own (`ReferenceCore<Storage, Value>`),
+    // which lookups match, so no field holds it. The fields below the key are
+    // read and written only under the registry's lock (see `ReferenceRegistry`).
+    /// The store's identity, which the registry's table matches.
+    @usableFromInline let storeID: ObjectIdentifier
+    /// The key, which the registry's table matches; the reference reads it here too.
+    @usableFromInline let key: String
     weak var registeredReference: (any ChangeReceiving)?
     /// The core of the same key's reference of another value type, if any.
     var nextRegistered: ObservedKey?
@@ -32,7 +37,15 @@ class ObservedKey: Observable, @unchecked Sendable {
     var isRetired = false
 
     @inlinable
-    init() {}
+    init(storeID: ObjectIdentifier, key: String) {
+        self.storeID = storeID
+        self.key = key
+    }
+
+    /// The identity lookups match: that of the core's class, which names the
+    /// store's and the value's types as the reference's does.
+    @inline(__always)
+    final var registeredType: ObjectIdentifier { ObjectIdentifier(type(of: self)) }
 
     /// What observers of the key track; it has no value of its own.
     @usableFromInline var changeMarker: Void { () }

@@ -14,8 +14,12 @@ public import Synchronization
 /// `Double`, an enum without payloads) is also published lock-free, as a
 /// seqlock made only of atomics: a reader takes no lock at all, and
 /// ThreadSanitizer sees every access. Every other value is read under the lock.
+///
+/// It names the store's type as well as the value's, although it never
+/// touches the store: its class is then the reference's identity in the
+/// registry, and no field has to hold one.
 @usableFromInline
-final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
+final class ReferenceCore<Storage, Value: Storable>: ObservedKey, @unchecked Sendable {
     // Sendable for the reasons `ObservedKey` gives; `stateStorage` is touched
     // only while `stateLock` is held, and the rest are `let`s of Sendable
     // types or the locks themselves.
@@ -32,13 +36,14 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
     @usableFromInline let fastBits = Atomic<UInt64>(0)
 
     /// The turn of reads that fill the cache (see `StorageReference.readAndCache()`
-    /// for why they take turns): the thread holding it, or 0. Held across a
+    /// for why they take turns): the thread holding it, or 0, and on Linux
+    /// `storeReadTurnHasWaiters` while a thread may be parked for it. Held across a
     /// store's read, so a waiter sleeps: on Linux in the `ParkingLot`, since a
     /// platform mutex of its own was 64 bytes and an allocation for every
     /// reference, for a wait that few ever make. Naming the holder also lets a store
     /// that reads the same key again from inside that read (through an
     /// observer, say) go on without waiting for itself.
-    let storeReadTurnHolder = Atomic<UInt>(0)
+    let storeReadTurnWord = Atomic<UInt>(0)
     #if canImport(Darwin)
     /// On Apple platforms the turn is an `os_unfair_lock` of its own
     /// allocation, as before: a waiter there donates its priority to the
@@ -46,18 +51,22 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
     /// wait at the background's priority, which a condition variable would not do.
     @usableFromInline let storeReadTurn: OpaquePointer
     #else
-    /// How many threads are parked waiting for the turn, so that releasing
-    /// it wakes no one, and takes no lock, when none are.
-    let storeReadTurnWaiters = Atomic<UInt>(0)
+    /// The bit of the turn's word set while a thread may be parked waiting
+    /// for the turn, so that releasing it wakes no one, and takes no lock,
+    /// when none are. A thread's identifier is an aligned address, whose
+    /// lowest bit is always clear. (A count of its own was 8 bytes more in
+    /// every reference.)
+    static var storeReadTurnHasWaiters: UInt { 1 }
     #endif
 
     /// Inlinable, so that it is specialised where a reference is made: made
     /// generically, it looked up the metadata of every generic type in the state.
     @inlinable
-    override init() {
+    override init(storeID: ObjectIdentifier, key: String) {
         #if canImport(Darwin)
         storeReadTurn = Self.makeStoreReadTurn()
         #endif
+        super.init(storeID: storeID, key: key)
     }
 
     #if canImport(Darwin)
@@ -90,32 +99,51 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
         }
     }
 
+    /// The thread holding the turn to read the store for the cache, or 0.
+    var storeReadTurnHolder: UInt {
+        #if canImport(Darwin)
+        storeReadTurnWord.load(ordering: .relaxed)
+        #else
+        storeReadTurnWord.load(ordering: .relaxed) & ~Self.storeReadTurnHasWaiters
+        #endif
+    }
+
     /// Waits for, then holds, the turn to read the store for the cache, as `thread`.
     func acquireStoreReadTurn(as thread: UInt) {
         #if canImport(Darwin)
         PlatformLock.acquire(UnsafeMutablePointer(storeReadTurn))
-        storeReadTurnHolder.store(thread, ordering: .relaxed)
+        storeReadTurnWord.store(thread, ordering: .relaxed)
         #else
-        if storeReadTurnHolder.compareExchange(expected: 0, desired: thread, ordering: .acquiring).exchanged { return }
-        // Counted before the turn is tried under the parking lot's lock, and
-        // the releaser clears the turn before it reads the count, all
-        // sequentially consistent: either the releaser sees this waiter and
-        // wakes it, or this waiter sees the turn free.
-        storeReadTurnWaiters.add(1, ordering: .sequentiallyConsistent)
+        if storeReadTurnWord.compareExchange(expected: 0, desired: thread, ordering: .acquiring).exchanged { return }
+        // Checked under the parking lot's lock, all sequentially consistent:
+        // a waiter either takes the free turn or marks the word before it
+        // sleeps, and the releaser clears the whole word, so it either sees
+        // the mark and wakes the waiter, or the waiter sees the turn free.
         ParkingLot.park(on: self) {
-            storeReadTurnHolder.compareExchange(expected: 0, desired: thread, ordering: .sequentiallyConsistent).exchanged
+            while true {
+                let word = storeReadTurnWord.load(ordering: .sequentiallyConsistent)
+                if word == 0 {
+                    if storeReadTurnWord.compareExchange(expected: 0, desired: thread, ordering: .sequentiallyConsistent).exchanged { return true }
+                } else if word & Self.storeReadTurnHasWaiters != 0 {
+                    return false
+                } else if storeReadTurnWord.compareExchange(
+                    expected: word, desired: word | Self.storeReadTurnHasWaiters, ordering: .sequentiallyConsistent
+                ).exchanged {
+                    return false
+                }
+            }
         }
-        storeReadTurnWaiters.subtract(1, ordering: .relaxed)
         #endif
     }
 
     func releaseStoreReadTurn() {
         #if canImport(Darwin)
-        storeReadTurnHolder.store(0, ordering: .relaxed)
+        storeReadTurnWord.store(0, ordering: .relaxed)
         PlatformLock.release(UnsafeMutablePointer(storeReadTurn))
         #else
-        storeReadTurnHolder.store(0, ordering: .sequentiallyConsistent)
-        if storeReadTurnWaiters.load(ordering: .sequentiallyConsistent) != 0 { ParkingLot.wakeAll(parkedOn: self) }
+        // Every waiter woken checks again, and those that do not get the turn mark the word anew.
+        let word = storeReadTurnWord.exchange(0, ordering: .sequentiallyConsistent)
+        if word & Self.storeReadTurnHasWaiters != 0 { ParkingLot.wakeAll(parkedOn: self) }
         #endif
     }
 
@@ -157,7 +185,7 @@ final class ReferenceCore<Value: Storable>: ObservedKey, @unchecked Sendable {
 
     /// The cached result, if valid, and the generation it belongs to.
     @inlinable @inline(__always)
-    func cachedRead() -> (ReadResult<Value>?, UInt64) {
+    func cachedRead() -> (ReadResult<Value>?, UInt32) {
         state.withLock { ($0.cached, $0.generation) }
     }
 }

@@ -17,8 +17,9 @@ protocol ChangeReceiving: AnyObject, Sendable {
 /// as someone uses it.
 ///
 /// The table holds each reference's core strongly, and the core carries the
-/// entry: the reference (weakly), its type, and the core of the same key's
-/// reference of another value type, if any (most keys have one). A reference
+/// entry: the store's identity and the key, the reference (weakly), and the
+/// core of the same key's reference of another value type, if any (most keys
+/// have one); the core's class is the reference's type. A reference
 /// takes its entry out in its `deinit`. No `deinit` ever runs while the table
 /// is locked: every strong pointer to a reference read under the lock is
 /// released only after unlocking, and a core the table lets go of under the
@@ -39,28 +40,16 @@ final class ReferenceRegistry: @unchecked Sendable {
     // Sendable: `table` is touched only under `lock`.
     @usableFromInline static let shared = ReferenceRegistry()
 
-    private struct Slot: Hashable {
-        let store: ObjectIdentifier
-        let key: String
-
-        /// The key's hash with the store's identity mixed in afterwards, as
-        /// the table asks for it: hashing the identity through the `Hasher`
-        /// too was a tenth of finding a live reference.
-        func _rawHashValue(seed: Int) -> Int {
-            key._rawHashValue(seed: seed) ^ Int(bitPattern: UInt(bitPattern: store) &* 0x9E37_79B9_7F4A_7C15)
-        }
-    }
-
     /// Held for a lookup, or for making one reference: a `ShortLock`, which
     /// costs a fraction of a `Locked`'s on every lookup.
     private let lock = ShortLock()
     /// Guarded by `lock`.
-    @exclusivity(unchecked) private nonisolated(unsafe) var table: [Slot: ObservedKey] = [:]
+    @exclusivity(unchecked) private nonisolated(unsafe) var table = ReferenceTable()
 
     /// Runs `body` with the table, under the lock. No `deinit` may run in it
     /// (see above), and nothing in it waits.
     @inline(__always)
-    private func withSlots<Result>(_ body: (inout [Slot: ObservedKey]) -> Result) -> Result {
+    private func withSlots<Result>(_ body: (inout ReferenceTable) -> Result) -> Result {
         lock.acquire()
         defer { lock.release() }
         return body(&table)
@@ -71,10 +60,11 @@ final class ReferenceRegistry: @unchecked Sendable {
     /// callers specialised in another module pay no metadata lookups here.
     @usableFromInline
     func existingReference(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> (any ChangeReceiving)? {
-        let slot = Slot(store: storeID, key: key)
-        return withSlots { slots -> (any ChangeReceiving)? in
-            // Through `_modify`, in place: a copy of the entry is a retain and a release.
-            Self.withEntry(ofType: referenceType, in: &slots[slot]) { Self.liveReference(of: $0) }
+        withSlots { slots -> (any ChangeReceiving)? in
+            // In place: a copy of the entry is a retain and a release.
+            slots.withFirst(storeID: storeID, key: key) { first in
+                Self.withEntry(ofType: referenceType, in: &first) { Self.liveReference(of: $0) }
+            }
         }
     }
 
@@ -83,10 +73,9 @@ final class ReferenceRegistry: @unchecked Sendable {
     /// a reference that is gone and missed no change left a core that is still right.
     @usableFromInline
     func existingCore(ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String) -> AnyObject? {
-        let slot = Slot(store: storeID, key: key)
-        return withSlots { slots -> AnyObject? in
+        withSlots { slots -> AnyObject? in
             // A plain read: the retain it makes is the one the caller needs.
-            var entry = slots[slot]
+            var entry = slots.first(storeID: storeID, key: key)
             while let current = entry {
                 if current.registeredType == referenceType { return current.isRetired ? nil : current }
                 entry = current.nextRegistered
@@ -121,14 +110,15 @@ final class ReferenceRegistry: @unchecked Sendable {
     func reference(
         ofType referenceType: ObjectIdentifier, storeID: ObjectIdentifier, key: String, make: () -> any ChangeReceiving
     ) -> any ChangeReceiving {
-        let slot = Slot(store: storeID, key: key)
         // Strong copies of references read while locked are released only after
         // unlocking, so that no `deinit` runs inside the lock.
         var released: [any ChangeReceiving] = []
-        // One probe of the table, through its `_modify` accessor: at a
-        // million live references each probe is a cache miss.
+        // One probe of the table, in place: at a million live references
+        // each probe is a cache miss.
         let result = withSlots { slots in
-            Self.reference(ofType: referenceType, in: &slots[slot], make: make, released: &released)
+            slots.withFirst(storeID: storeID, key: key) { first in
+                Self.reference(ofType: referenceType, in: &first, make: make, released: &released)
+            }
         }
         released.removeAll()
         return result
@@ -170,7 +160,7 @@ final class ReferenceRegistry: @unchecked Sendable {
     /// `reference`'s core, made the entry of `referenceType`, followed by `next`.
     private static func entry(for reference: any ChangeReceiving, ofType referenceType: ObjectIdentifier, next: ObservedKey?) -> ObservedKey {
         let core = reference.observedKey
-        core.registeredType = referenceType
+        assert(core.registeredType == referenceType, "a reference's core must be of the type it is registered as")
         core.registeredReference = reference
         core.nextRegistered = next
         return core
@@ -189,19 +179,20 @@ final class ReferenceRegistry: @unchecked Sendable {
     /// Takes out the entries of dead references to `key` in the store
     /// identified by `storeID`; called by a reference's `deinit`.
     func removeDeadEntries(storeID: ObjectIdentifier, key: String) {
-        let slot = Slot(store: storeID, key: key)
         var released: [any ChangeReceiving] = []
         withSlots { slots in
-            var liveEntries: [ObservedKey] = []
-            var entry = slots[slot]
-            while let current = entry {
-                if let live = Self.liveReference(of: current) {
-                    released.append(live)
-                    liveEntries.append(current)
+            slots.withFirst(storeID: storeID, key: key) { first in
+                var liveEntries: [ObservedKey] = []
+                var entry = first
+                while let current = entry {
+                    if let live = Self.liveReference(of: current) {
+                        released.append(live)
+                        liveEntries.append(current)
+                    }
+                    entry = current.nextRegistered
                 }
-                entry = current.nextRegistered
+                first = Self.chain(of: liveEntries)
             }
-            slots[slot] = Self.chain(of: liveEntries)
         }
         released.removeAll()
     }
@@ -211,9 +202,8 @@ final class ReferenceRegistry: @unchecked Sendable {
     /// The common case, where the writer is the key's only reference, allocates nothing.
     @usableFromInline
     func references(storeID: ObjectIdentifier, key: String, excluding excluded: AnyObject? = nil) -> [any ChangeReceiving] {
-        let slot = Slot(store: storeID, key: key)
-        return withSlots { slots in
-            guard let first = slots[slot] else { return [] }
+        withSlots { slots in
+            guard let first = slots.first(storeID: storeID, key: key) else { return [] }
             if first.nextRegistered == nil, let excluded, first.registeredReference === excluded { return [] }
             var found: [any ChangeReceiving] = []
             Self.appendLiveReferences(from: first, to: &found, excluding: excluded)
@@ -226,7 +216,7 @@ final class ReferenceRegistry: @unchecked Sendable {
         withSlots { slots in
             var found: [any ChangeReceiving] = []
             for key in keys {
-                guard let first = slots[Slot(store: storeID, key: key)] else { continue }
+                guard let first = slots.first(storeID: storeID, key: key) else { continue }
                 Self.appendLiveReferences(from: first, to: &found)
             }
             return found
@@ -238,8 +228,8 @@ final class ReferenceRegistry: @unchecked Sendable {
         let storeID = ObjectIdentifier(store)
         return withSlots { slots in
             var found: [any ChangeReceiving] = []
-            for (slot, first) in slots where slot.store == storeID {
-                Self.appendLiveReferences(from: first, to: &found)
+            slots.forEachFirst { first in
+                if first.storeID == storeID { Self.appendLiveReferences(from: first, to: &found) }
             }
             return found
         }
@@ -250,7 +240,8 @@ final class ReferenceRegistry: @unchecked Sendable {
     func entryCount(storeID: ObjectIdentifier) -> Int {
         withSlots { slots in
             var count = 0
-            for (slot, first) in slots where slot.store == storeID {
+            slots.forEachFirst { first in
+                guard first.storeID == storeID else { return }
                 var entry: ObservedKey? = first
                 while let current = entry {
                     count += 1

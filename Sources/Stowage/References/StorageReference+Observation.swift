@@ -69,16 +69,17 @@ extension StorageReference {
 
     func addObserver(_ observer: ReferenceObserver<Value>) -> UInt64 {
         state.withLock { state in
-            let id = state.nextObserverID
-            state.nextObserverID &+= 1
-            state.observers[id] = observer
+            let extras = state.madeExtras
+            let id = extras.nextObserverID
+            extras.nextObserverID &+= 1
+            extras.observers[id] = observer
             return id
         }
     }
 
     func removeObserver(_ id: UInt64) {
         // Dropped after unlocking: releasing a closure may release a stream's last reference.
-        let removed = state.withLock { $0.observers.removeValue(forKey: id) }
+        let removed = state.withLock { $0.extras?.observers.removeValue(forKey: id) }
         _ = removed
     }
 
@@ -88,21 +89,23 @@ extension StorageReference {
     @usableFromInline
     func deliverToObservers() {
         let shouldDeliver = state.withLock { state -> Bool in
-            guard !state.observers.isEmpty else { return false }
-            state.isDeliveryDue = true
-            if state.isDelivering { return false }
-            state.isDelivering = true
+            guard let extras = state.extras, !extras.observers.isEmpty else { return false }
+            extras.isDeliveryDue = true
+            if extras.isDelivering { return false }
+            extras.isDelivering = true
             return true
         }
         guard shouldDeliver else { return }
         while true {
             let observers = state.withLock { state -> [UInt64: ReferenceObserver<Value>]? in
-                guard state.isDeliveryDue, !state.observers.isEmpty else {
-                    state.isDelivering = false
+                // Delivery began with extras, and they are never taken away.
+                let extras = state.madeExtras
+                guard extras.isDeliveryDue, !extras.observers.isEmpty else {
+                    extras.isDelivering = false
                     return nil
                 }
-                state.isDeliveryDue = false
-                return state.observers
+                extras.isDeliveryDue = false
+                return extras.observers
             }
             guard let observers else { return }
             let (result, delivered) = currentResultForObservers()
@@ -112,7 +115,7 @@ extension StorageReference {
                 updated.append(id)
             }
             state.withLock { state in
-                for id in updated { state.observers[id]?.lastDelivered = delivered }
+                for id in updated { state.extras?.observers[id]?.lastDelivered = delivered }
             }
         }
     }

@@ -45,8 +45,8 @@ extension StorageReference {
     func readAndCache() -> ReadResult<Value> {
         let thread = currentThreadIdentifier()
         // This thread is already reading the key for the cache, further down the stack: read without it.
-        if core.storeReadTurnHolder.load(ordering: .relaxed) == thread { return readFromStorage() }
-        let waitsForAnotherRead = core.storeReadTurnHolder.load(ordering: .relaxed) != 0
+        if core.storeReadTurnHolder == thread { return readFromStorage() }
+        let waitsForAnotherRead = core.storeReadTurnHolder != 0
         if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(1, for: core) }
         core.acquireStoreReadTurn(as: thread)
         if waitsForAnotherRead { ReadsWaitingForTurn.shared.add(-1, for: core) }

@@ -120,7 +120,7 @@ extension StorageReference {
     @inlinable
     func cacheEntry(afterWriting stored: StoredValue?) -> ReadResult<Value>? {
         guard let stored else { return .absent }
-        guard ReferenceCore<Value>.usesFastSlot, let value = try? Value(storedValue: stored) else { return nil }
+        guard ReferenceCore<Storage, Value>.usesFastSlot, let value = try? Value(storedValue: stored) else { return nil }
         return .present(value)
     }
 
@@ -130,7 +130,7 @@ extension StorageReference {
     /// the new value through it; then tells the key's other references, the
     /// store-wide streams and this reference's observers.
     @inlinable
-    func didWrite(_ written: ReadResult<Value>?, ticket: UInt64) {
+    func didWrite(_ written: ReadResult<Value>?, ticket: UInt32) {
         let hasObservers = recordChange(written: written, ticket: ticket)
         let storeID = ObjectIdentifier(storage)
         // A key with no other live reference, the usual case, needs no registry lookup.
@@ -148,7 +148,7 @@ extension StorageReference {
     /// Bumps the generation before a write; the write may prime the cache
     /// afterwards only if the generation is still this ticket.
     @inlinable
-    func takeWriteTicket() -> UInt64 {
+    func takeWriteTicket() -> UInt32 {
         state.withLock { state in
             state.generation &+= 1
             return state.generation
@@ -160,7 +160,7 @@ extension StorageReference {
     /// only change since `ticket`, otherwise invalidates.
     /// - Returns: whether the reference has observers to deliver to.
     @inlinable
-    func recordChange(written: ReadResult<Value>? = nil, ticket: UInt64? = nil) -> Bool {
+    func recordChange(written: ReadResult<Value>? = nil, ticket: UInt32? = nil) -> Bool {
         core.withMutation {
             state.withLock { state -> Bool in
                 if let written, let ticket, state.generation == ticket {
@@ -170,7 +170,7 @@ extension StorageReference {
                     core.setCached(nil, in: &state)
                 }
                 state.generation &+= 1
-                return !state.observers.isEmpty
+                return state.hasObservers
             }
         }
     }

@@ -23,21 +23,22 @@ public import Synchronization
 public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     /// The store this reference reads and writes.
     public let storage: Storage
-    /// The key in ``storage``.
-    public let key: String
+    /// The key in ``storage``, kept in the core, where the registry finds it.
+    @inlinable
+    public var key: String { core.key }
 
     /// The cache and the Observation registrar; see ``ReferenceCore`` for why they are apart.
-    @usableFromInline let core = ReferenceCore<Value>()
+    @usableFromInline let core: ReferenceCore<Storage, Value>
     /// Set once another reference type shares the key; see ``noteSiblingReference()``.
     @usableFromInline let hasSiblings = Atomic<Bool>(false)
-    @usableFromInline var state: ReferenceCore<Value>.StateAccess { core.state }
+    @usableFromInline var state: ReferenceCore<Storage, Value>.StateAccess { core.state }
 
     /// Made only by the registry, which guarantees one instance per key and
     /// type. Inlinable, so that making one is specialised for its types.
     @inlinable
     init(storage: Storage, key: String) {
         self.storage = storage
-        self.key = key
+        core = ReferenceCore(storeID: ObjectIdentifier(storage), key: key)
     }
 
     deinit {

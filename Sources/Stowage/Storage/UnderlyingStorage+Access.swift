@@ -5,11 +5,11 @@ extension UnderlyingStorage {
     @inlinable
     public func reference<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) -> StorageReference<Self, Value> {
         let live = ReferenceRegistry.shared.reference(
-            ofType: ObjectIdentifier(StorageReference<Self, Value>.self), storeID: ObjectIdentifier(self), key: key
+            ofType: ObjectIdentifier(ReferenceCore<Self, Value>.self), storeID: ObjectIdentifier(self), key: key
         ) {
             StorageReference<Self, Value>(storage: self, key: key)
         }
-        // The registry matched the exact reference type, so the downcast can not be wrong.
+        // The registry matched the core's type, `ReferenceCore<Self, Value>`, which only `StorageReference<Self, Value>` makes.
         return unsafeDowncast(live, to: StorageReference<Self, Value>.self)
     }
 
@@ -24,7 +24,7 @@ extension UnderlyingStorage {
     public func value<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value? {
         // A word-sized value decodes faster than a live reference can be found, so only
         // other types look for one, to reuse its cached decoding.
-        if ReferenceCore<Value>.usesFastSlot { return try readValue(forKey: key, as: Value.self) }
+        if ReferenceCore<Self, Value>.usesFastSlot { return try readValue(forKey: key, as: Value.self) }
         return try valueThroughLiveReference(forKey: key, as: Value.self)
     }
 
@@ -33,12 +33,12 @@ extension UnderlyingStorage {
     /// small enough to be inlined where it is called.
     @inlinable @inline(never)
     func valueThroughLiveReference<Value: Storable>(forKey key: String, as type: Value.Type) throws -> Value? {
-        let referenceType = ObjectIdentifier(StorageReference<Self, Value>.self)
+        let referenceType = ObjectIdentifier(ReferenceCore<Self, Value>.self)
         let storeID = ObjectIdentifier(self)
         // The core alone, when it holds the value: no weak load of the reference.
         if let found = ReferenceRegistry.shared.existingCore(ofType: referenceType, storeID: storeID, key: key) {
-            // The registry matched the exact reference type, whose core this is.
-            let core = unsafeDowncast(found, to: ReferenceCore<Value>.self)
+            // The registry matched the core's exact type.
+            let core = unsafeDowncast(found, to: ReferenceCore<Self, Value>.self)
             core.trackAccess()
             switch core.cachedRead().0 {
             case .present(let value)?: return value
@@ -48,7 +48,7 @@ extension UnderlyingStorage {
             }
         }
         if let live = ReferenceRegistry.shared.existingReference(ofType: referenceType, storeID: storeID, key: key) {
-            // The registry matched the exact reference type, so the downcast can not be wrong.
+            // The registry matched the core's type, `ReferenceCore<Self, Value>`, which only `StorageReference<Self, Value>` makes.
             return try unsafeDowncast(live, to: StorageReference<Self, Value>.self).read()
         }
         return try readValue(forKey: key, as: Value.self)

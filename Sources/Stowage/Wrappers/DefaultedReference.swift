@@ -15,7 +15,7 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     /// The shared reference: one per store, key and value type.
     public let reference: StorageReference<Storage, Value>
     /// Read through directly: retaining it is cheaper than retaining the weakly registered reference.
-    @usableFromInline let core: ReferenceCore<Value>
+    @usableFromInline let core: ReferenceCore<Storage, Value>
     @usableFromInline let makeDefault: @Sendable () -> Value
     @usableFromInline let persistsDefault: Bool
 

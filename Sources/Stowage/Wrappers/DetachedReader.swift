@@ -8,7 +8,7 @@
 /// default on a miss.
 @usableFromInline
 package final class DetachedReader<Storage: UnderlyingStorage, Value: Storable>: Sendable {
-    @usableFromInline let core: ReferenceCore<Value>
+    @usableFromInline let core: ReferenceCore<Storage, Value>
     @usableFromInline package weak let reference: StorageReference<Storage, Value>?
     @usableFromInline let defaultValue: Value
 
