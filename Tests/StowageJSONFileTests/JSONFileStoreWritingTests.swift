@@ -62,6 +62,18 @@ struct JSONFileStoreWritingTests {
         #expect(permissions(of: directory.file()) == 0o640)
     }
 
+    @Test func keepsAModeTheUmaskWouldNarrow() throws {
+        // The temporary file is created under the umask; the mode is set afterwards only when the umask narrowed it.
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        writeFile(directory.file(), "{}")
+        chmod(directory.file(), 0o666)
+        let store = JSONFileStore(url: directory.url())
+        try store.set(1, forKey: "a")
+        try store.flush()
+        #expect(permissions(of: directory.file()) == 0o666)
+    }
+
     @Test func replacesTheTargetOfASymbolicLinkAndKeepsTheLink() throws {
         writeFile(directory.file("real.json"), #"{"kept": 1}"#)
         symlink(directory.file("real.json"), directory.file("link.json"))

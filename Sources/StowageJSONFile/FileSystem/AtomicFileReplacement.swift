@@ -35,7 +35,16 @@ struct AtomicFileReplacement {
         of path: String, with bytes: [UInt8],
         guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> Void = { rename throws(SystemCallError) in try rename() }
     ) throws(SystemCallError) -> FileStatus {
-        let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
+        try replaceContents(ofResolved: FilePath.resolvingSymbolicLinks(path, in: fileSystem), with: bytes, guardingRename: guardingRename)
+    }
+
+    /// ``replaceContents(of:with:guardingRename:)`` for a `target` whose
+    /// symbolic links the caller has followed already.
+    @discardableResult
+    func replaceContents(
+        ofResolved target: String, with bytes: [UInt8],
+        guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> Void
+    ) throws(SystemCallError) -> FileStatus {
         let directory = FilePath.directory(of: target)
         let existing = try fileSystem.status(ofItemAt: target, followingSymlinks: false)
         if let existing, existing.kind == .directory {

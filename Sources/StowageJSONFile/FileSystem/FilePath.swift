@@ -18,15 +18,18 @@ enum FilePath {
     }
 
     /// Everything before the last `/`: `/a/b/c.json` gives `/a/b`.
+    ///
+    /// Both searches go through the UTF-8 bytes: a search by `Character`
+    /// was an eighth of the processor time of a `modify` of a small file.
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         let directory = String(path[..<slash])
         return directory.isEmpty ? "/" : directory
     }
 
     /// Everything after the last `/`.
     static func lastComponent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.index(after: slash)...])
     }
 

@@ -50,8 +50,12 @@ package struct POSIXFileSystem: FileSystem {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
         }
         guard descriptor >= 0 else { throw .lastError("creating the temporary file", path: path) }
-        // The umask narrowed the mode given to open; set it exactly.
-        guard fchmod(descriptor, permissions) == 0 else {
+        // The umask may have narrowed the mode given to open; set it exactly,
+        // but only if it did: a `fchmod` tells every process watching the
+        // folder (an inotify event each), and most writes need none.
+        var created = stat()
+        let needsMode = fstat(descriptor, &created) != 0 || created.st_mode & 0o7777 != permissions
+        guard !needsMode || fchmod(descriptor, permissions) == 0 else {
             let error = SystemCallError.lastError("setting permissions", path: path)
             _ = systemClose(descriptor)
             unlink(path)
@@ -84,6 +88,9 @@ package struct POSIXFileSystem: FileSystem {
     }
 
     package func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t) {
+        // Usually the owner already: then no `fchown`, which every process watching the folder would hear of.
+        var current = stat()
+        if fstat(descriptor, &current) == 0, current.st_uid == owner, current.st_gid == group { return }
         _ = fchown(descriptor, owner, group)
     }
 
@@ -121,10 +128,13 @@ package struct POSIXFileSystem: FileSystem {
     }
 
     package func destinationOfSymbolicLink(at path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Uninitialised: every write asks this of its path, and zeroing 4 KB each time showed in profiles.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer -> String? in
+            guard let start = buffer.baseAddress else { return nil }
+            let count = readlink(path, start, buffer.count)
+            guard count >= 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+        }
     }
 
     package func openLockFile(at path: String) throws(SystemCallError) -> Int32 {

@@ -19,7 +19,8 @@ import Stowage
 /// writer of this process: if one holds the file, the next tick or event
 /// checks again. A file that keeps changing is checked at most once per
 /// `RecheckThrottle.minimumInterval` after events, and once more after the
-/// last of them.
+/// last of them; and while events keep coming, they are read only after a
+/// pause (`EventReadPause`), all at once.
 ///
 /// The directory is watched from the first tick on, not from the opening: a
 /// process that exits with a watch in place waits for the kernel to tear it
@@ -68,6 +69,8 @@ final class FileChangeMonitor: Sendable {
     nonisolated(unsafe) private let eventSource: (any DispatchSourceRead)?
     /// When each registration's file was last checked after an event.
     private let throttles = Locked<[UInt64: RecheckThrottle]>([:])
+    /// How long to stop reading events after each read.
+    private let eventReadPause = Locked(EventReadPause())
     #endif
 
     private init() {
@@ -77,7 +80,7 @@ final class FileChangeMonitor: Sendable {
         if descriptor >= 0 {
             let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
             eventSource = source
-            source.setEventHandler { FileChangeMonitor.shared.drainEvents() }
+            source.setEventHandler { FileChangeMonitor.shared.drainEventsThenPause() }
             source.resume()
         } else {
             eventSource = nil
@@ -163,7 +166,12 @@ final class FileChangeMonitor: Sendable {
                 watches[directory]?.users.insert(identifier)
                 return
             }
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB
+            // No IN_MODIFY: every write(2) to any file of the folder (the
+            // temporary files of every writer among them) would report one
+            // to every watching process. A file written in place is seen
+            // when its writer closes it (IN_CLOSE_WRITE), complete rather
+            // than half-written, or at the next tick if it is never closed.
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
                 | IN_DELETE_SELF | IN_MOVE_SELF)
             let descriptor = inotify_add_watch(inotify, directory, mask)
             guard descriptor >= 0 else { return }
@@ -173,6 +181,16 @@ final class FileChangeMonitor: Sendable {
     }
 
     #if os(Linux)
+    /// Drains the events, then stops reading them for a while (see `EventReadPause`).
+    private func drainEventsThenPause() {
+        drainEvents()
+        guard let eventSource else { return }
+        let pause = eventReadPause.withLock { $0.afterReading(at: .now) }.components
+        eventSource.suspend()
+        let nanoseconds = Int(pause.seconds * 1_000_000_000 + pause.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.eventSource?.resume() }
+    }
+
     /// Reads the pending events, then checks the watched files they name
     /// (see `DirectoryEvents`). A file that keeps changing is checked at most
     /// once per `RecheckThrottle.minimumInterval` (see there).

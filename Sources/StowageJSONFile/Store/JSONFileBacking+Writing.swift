@@ -167,7 +167,7 @@ extension JSONFileBacking {
         do {
             let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
             try FilePath.createDirectories(FilePath.directory(of: target), permissions: 0o700, in: fileSystem)
-            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: path, with: bytes, guardingRename: renameHoldingCurrentLock)
+            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(ofResolved: target, with: bytes, guardingRename: renameHoldingCurrentLock)
         } catch {
             throw StorageError(
                 code: .storeFailure,
