@@ -19,8 +19,8 @@ import Stowage
 /// writer of this process: if one holds the file, the next tick or event
 /// checks again. A file that keeps changing is checked at most once per
 /// `RecheckThrottle.minimumInterval` after events, and once more after the
-/// last of them; and while events keep coming, they are read only after a
-/// pause (`EventReadPause`), all at once.
+/// last of them; and events that never stop are read at most 500 times a
+/// second (`EventReadBudget`).
 ///
 /// The directory is watched from the first tick on, not from the opening: a
 /// process that exits with a watch in place waits for the kernel to tear it
@@ -69,8 +69,8 @@ final class FileChangeMonitor: Sendable {
     nonisolated(unsafe) private let eventSource: (any DispatchSourceRead)?
     /// When each registration's file was last checked after an event.
     private let throttles = Locked<[UInt64: RecheckThrottle]>([:])
-    /// How long to stop reading events after each read.
-    private let eventReadPause = Locked(EventReadPause())
+    /// How many reads of events may follow one another before the monitor waits.
+    private let eventReadBudget = Locked(EventReadBudget())
     #endif
 
     private init() {
@@ -181,13 +181,14 @@ final class FileChangeMonitor: Sendable {
     }
 
     #if os(Linux)
-    /// Drains the events, then stops reading them for a while (see `EventReadPause`).
+    /// Drains the events, then, if reads have outrun their budget (see
+    /// `EventReadBudget`), stops reading until the budget allows one again.
     private func drainEventsThenPause() {
         drainEvents()
-        guard let eventSource else { return }
-        let pause = eventReadPause.withLock { $0.afterReading(at: .now) }.components
+        let pause = eventReadBudget.withLock { $0.afterReading(at: .now) }
+        guard pause > .zero, let eventSource else { return }
         eventSource.suspend()
-        let nanoseconds = Int(pause.seconds * 1_000_000_000 + pause.attoseconds / 1_000_000_000)
+        let nanoseconds = Int(pause.components.seconds * 1_000_000_000 + pause.components.attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.eventSource?.resume() }
     }
 
