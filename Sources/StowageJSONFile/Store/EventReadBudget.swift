@@ -15,7 +15,7 @@ struct EventReadBudget: Sendable {
     static let interval: Duration = .milliseconds(2)
 
     /// Reads allowed now, in `interval`s, up to `burst`; fractions accrue.
-    private var available = Duration.milliseconds(2) * burst
+    private var available = EventReadBudget.interval * EventReadBudget.burst
     private var lastRead: ContinuousClock.Instant?
 
     /// Spends a read made at `now`; returns how long to wait before the next
