@@ -2,11 +2,11 @@
 ///
 /// Every write to a watched folder reports several events (a writer's
 /// temporary file is created, closed and renamed), and each read of them
-/// wakes the monitor's queue. With eight processes taking turns at one file,
+/// wakes the monitor's event thread. With eight processes taking turns at one file,
 /// each process woke for every other's write, and the wakeups cost more than
 /// the rereads they led to. A budget of reads caps that: `burst` reads may
 /// follow one another at once, and one more is allowed every `interval`
-/// (500 a second). Past it, the monitor waits until a read is allowed again,
+/// (500 a second). Past it, the event thread sleeps until a read is allowed again,
 /// while the events queue in the kernel, and the next read takes them all.
 /// An edit, or edits a few milliseconds apart, never come near it, so they
 /// are noticed as soon as before.
