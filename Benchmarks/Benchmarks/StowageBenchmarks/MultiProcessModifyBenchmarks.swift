@@ -54,6 +54,62 @@ func registerMultiProcessModifyBenchmarks() {
     }
 }
 
+/// Group 16d: the same runs as 16a and 16b, paired. 16a's samples and 16b's
+/// are taken in separate windows of several seconds, and the disk's speed
+/// drifts between windows: in three runs of group 16 alone, 16b with 8
+/// processes took 342, 345 and 431 ms at the median. Here every sample runs
+/// both, back to back, in alternating order, each on a file of its own, and
+/// reports each one's time and the pair's ratio, so a slow spell of the disk
+/// weighs on both sides of the ratio alike.
+func registerPairedModifyBenchmarks() {
+    let increments = 100
+    let stowage = BenchmarkMetric.custom("Stowage modify (ms)", useScalingFactor: false)
+    let floor = BenchmarkMetric.custom("floor (ms)", useScalingFactor: false)
+    let ratio = BenchmarkMetric.custom("throughput / floor's (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let configuration = Benchmark.Configuration(
+        metrics: [stowage, floor, ratio],
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(15),
+        maxIterations: 30
+    )
+    for processes in [2, 4, 8] {
+        let state = SetupState<(directory: TemporaryDirectory, worker: String, samples: Int)>()
+        Benchmark(
+            "16d \(processes) processes x \(increments) increments, paired - Stowage modify (change monitor on) and the floor, back to back",
+            configuration: configuration,
+            closure: { benchmark in
+                let (directory, worker, samples) = state.unwrapped
+                state.value?.samples += 1
+                var milliseconds: [String: Int] = [:]
+                // Alternating which goes first, so neither always follows the other's writes.
+                for mode in samples.isMultiple(of: 2) ? ["floor", "stowage"] : ["stowage", "floor"] {
+                    let file = directory.path("\(mode).json")
+                    let before = try counter(in: file)
+                    let start = ContinuousClock.now
+                    try ChildProcesses.runTogether(Array(repeating: [worker, mode, file, "\(increments)"], count: processes))
+                    let elapsed = (ContinuousClock.now - start).components
+                    milliseconds[mode] = Int(elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000)
+                    let after = try counter(in: file)
+                    guard after == before + processes * increments else {
+                        throw ChildProcesses.Failure(description: "\(mode): the counter went from \(before) to \(after), not up by \(processes * increments)")
+                    }
+                }
+                let stowageTime = milliseconds["stowage"] ?? 0
+                let floorTime = milliseconds["floor"] ?? 0
+                benchmark.measurement(stowage, stowageTime)
+                benchmark.measurement(floor, floorTime)
+                // Throughput is increments over time, so the ratio of throughputs is the floor's time over Stowage's.
+                benchmark.measurement(ratio, stowageTime > 0 ? floorTime * 100 / stowageTime : 0)
+            },
+            setup: {
+                state.value = (try TemporaryDirectory("paired-modify-\(processes)"), try ChildProcesses.executable("ModifyWorker"), 0)
+            },
+            teardown: { state.value?.directory.remove() }
+        )
+    }
+}
+
 /// The counter a group 16 file holds, 0 before the first run.
 private func counter(in file: String) throws -> Int {
     guard FileManager.default.fileExists(atPath: file) else { return 0 }

@@ -26,6 +26,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFlagBenchmarks()
     registerColdStartBenchmarks()
     registerMultiProcessModifyBenchmarks()
+    registerPairedModifyBenchmarks()
     registerLargeFileFlushBenchmarks()
     registerReferenceCreationBenchmarks()
     registerUserDefaultsBenchmarks()
