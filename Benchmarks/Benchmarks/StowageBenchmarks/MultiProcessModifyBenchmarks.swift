@@ -58,16 +58,19 @@ func registerMultiProcessModifyBenchmarks() {
 /// are taken in separate windows of several seconds, and the disk's speed
 /// drifts between windows: in three runs of group 16 alone, 16b with 8
 /// processes took 342, 345 and 431 ms at the median. Here every sample runs
-/// both, back to back, in alternating order, each on a file of its own, and
+/// both, back to back, in rotating order, each on a file of its own, and
 /// reports each one's time and the pair's ratio, so a slow spell of the disk
-/// weighs on both sides of the ratio alike.
+/// weighs on both sides of the ratio alike. For context, each sample also
+/// runs the increments as `JSONFileStore.transaction`s, whose body runs under
+/// the lock: what a `modify` would cost without compare-and-swap retries.
 func registerPairedModifyBenchmarks() {
     let increments = 100
     let stowage = BenchmarkMetric.custom("Stowage modify (ms)", useScalingFactor: false)
     let floor = BenchmarkMetric.custom("floor (ms)", useScalingFactor: false)
     let ratio = BenchmarkMetric.custom("throughput / floor's (%)", polarity: .prefersLarger, useScalingFactor: false)
+    let transaction = BenchmarkMetric.custom("context: transaction (ms)", useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [stowage, floor, ratio],
+        metrics: [stowage, floor, ratio, transaction],
         warmupIterations: 1,
         scalingFactor: .one,
         maxDuration: .seconds(15),
@@ -76,14 +79,16 @@ func registerPairedModifyBenchmarks() {
     for processes in [2, 4, 8] {
         let state = SetupState<(directory: TemporaryDirectory, worker: String, samples: Int)>()
         Benchmark(
-            "16d \(processes) processes x \(increments) increments, paired - Stowage modify (change monitor on) and the floor, back to back",
+            "16d \(processes) processes x \(increments) increments, paired - Stowage modify (change monitor on), the floor and a transaction, back to back",
             configuration: configuration,
             closure: { benchmark in
                 let (directory, worker, samples) = state.unwrapped
                 state.value?.samples += 1
                 var milliseconds: [String: Int] = [:]
-                // Alternating which goes first, so neither always follows the other's writes.
-                for mode in samples.isMultiple(of: 2) ? ["floor", "stowage"] : ["stowage", "floor"] {
+                // Rotating which goes first, so none always follows another's writes.
+                let modes = ["floor", "stowage", "stowage-transaction"]
+                for offset in 0..<modes.count {
+                    let mode = modes[(samples + offset) % modes.count]
                     let file = directory.path("\(mode).json")
                     let before = try counter(in: file)
                     let start = ContinuousClock.now
@@ -101,6 +106,7 @@ func registerPairedModifyBenchmarks() {
                 benchmark.measurement(floor, floorTime)
                 // Throughput is increments over time, so the ratio of throughputs is the floor's time over Stowage's.
                 benchmark.measurement(ratio, stowageTime > 0 ? floorTime * 100 / stowageTime : 0)
+                benchmark.measurement(transaction, milliseconds["stowage-transaction"] ?? 0)
             },
             setup: {
                 state.value = (try TemporaryDirectory("paired-modify-\(processes)"), try ChildProcesses.executable("ModifyWorker"), 0)

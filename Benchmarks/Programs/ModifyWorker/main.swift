@@ -6,6 +6,8 @@
 //
 //   ModifyWorker stowage FILE COUNT                  default options: change monitor on
 //   ModifyWorker stowage-no-monitor FILE COUNT       changeDetection: .none
+//   ModifyWorker stowage-transaction FILE COUNT      `transaction`, default options: the
+//                                                    increment under the lock, no retries
 //   ModifyWorker floor FILE COUNT                    flock, read, write a temporary file,
 //                                                    fsync, rename, fsync the folder, unlock
 #if canImport(Glibc)
@@ -22,7 +24,7 @@ import StowageJSONFile
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]) else {
-    print("usage: ModifyWorker stowage|stowage-no-monitor|floor FILE COUNT")
+    print("usage: ModifyWorker stowage|stowage-no-monitor|stowage-transaction|floor FILE COUNT")
     exit(64)
 }
 let path = arguments[2]
@@ -35,6 +37,14 @@ case "stowage", "stowage-no-monitor":
     let counter = store.reference(forKey: "counter", as: Int.self)
     for _ in 0..<count {
         try counter.modify { $0 = ($0 ?? 0) + 1 }
+    }
+case "stowage-transaction":
+    // Its body runs under the file lock, once: a `modify` without compare-and-swap retries.
+    let store = JSONFileStore(url: URL(filePath: path))
+    for _ in 0..<count {
+        try store.transaction { transaction in
+            try transaction.set((try transaction.value(forKey: "counter", as: Int.self) ?? 0) + 1, forKey: "counter")
+        }
     }
 case "floor":
     for _ in 0..<count { try FloorIncrement.run(path) }
