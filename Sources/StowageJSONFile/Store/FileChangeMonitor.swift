@@ -89,8 +89,8 @@ final class FileChangeMonitor: Sendable {
             return registrations.nextID
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = max(1_000_000, interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)))
+        let period = DispatchTimeInterval(max(interval, .milliseconds(1)))
+        timer.schedule(deadline: .now() + period, repeating: period)
         let watchesDirectory = if case .automatic = backing.options.changeDetection { true } else { false }
         timer.setEventHandler { [weak backing] in
             FileChangeMonitor.shared.tick(identifier, backing, watchingDirectory: watchesDirectory)
@@ -212,8 +212,7 @@ final class FileChangeMonitor: Sendable {
             checkFiles(concernedBy: events)
             let pause = budget.afterReading(at: .now)
             if pause > .zero {
-                let nanoseconds = pause.components.seconds * 1_000_000_000 + pause.components.attoseconds / 1_000_000_000
-                var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+                var request = timespec(tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
                 var remaining = timespec()
                 while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
             }
@@ -243,8 +242,7 @@ final class FileChangeMonitor: Sendable {
         case .checkNow:
             queue.async { backing.checkForExternalChange() }
         case .checkAfter(let delay):
-            let nanoseconds = Int(delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak backing] in
+            queue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) { [weak backing] in
                 self.throttles.withLock { $0[identifier]?.scheduledCheckRuns(at: .now) }
                 backing?.checkForExternalChange()
             }

@@ -201,10 +201,9 @@ final class JSONFileBacking: Sendable {
 
     func scheduleBackgroundWrite(after delay: Duration? = nil) {
         let delay = delay ?? options.writeDelay
-        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         // The closure keeps the backing alive until its changes are written.
         scheduledWrites.enter()
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) {
             self.writeInBackground()
             self.scheduledWrites.leave()
         }
