@@ -67,6 +67,22 @@ struct JSONFileStoreWritingTests {
         #expect(permissions(of: directory.file()) == mode)
     }
 
+    /// Only the superuser may give a file to someone else, so only it can
+    /// show that the owner is kept; another user's write keeps the owner by
+    /// being that owner.
+    @Test(.enabled(if: geteuid() == 0, "giving a file to another owner takes the superuser"))
+    func keepsTheOwnerOfAnExistingFile() throws {
+        writeFile(directory.file(), "{}")
+        chown(directory.file(), 4321, 4322)
+        let store = JSONFileStore(url: directory.url())
+        try store.set(1, forKey: "a")
+        try store.flush()
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.file())
+        #expect(attributes[.ownerAccountID] as? Int == 4321)
+        #expect(attributes[.groupOwnerAccountID] as? Int == 4322)
+        #expect(try store.reopened().value(forKey: "a", as: Int.self) == 1)
+    }
+
     @Test func replacesTheTargetOfASymbolicLinkAndKeepsTheLink() throws {
         writeFile(directory.file("real.json"), #"{"kept": 1}"#)
         symlink(directory.file("real.json"), directory.file("link.json"))

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// The steps: create a temporary file beside the target with an unguessable
 /// name (`O_CREAT | O_EXCL | O_NOFOLLOW`, so a link planted there is never
-/// followed), with the target's permissions (0600 for a new file), write
+/// followed), with the target's permissions (0600 for a new file) and owner, write
 /// everything, `fsync`, `rename` over the target, `fsync` the directory. When
 /// the target is a symbolic link, the file it points to is replaced and the
 /// link stays. Any failure before the rename removes the temporary file and
@@ -22,41 +22,52 @@ import Darwin
 struct AtomicFileReplacement {
     let fileSystem: any FileSystem
 
+    /// A folder the rename's guard had open, handed on so that the `fsync`
+    /// of the folder after the rename needs no `open` of its own.
+    struct OpenFolder {
+        let descriptor: Int32
+        let path: String
+    }
+
     /// The permissions a file gets when the store creates it.
     static var newFilePermissions: mode_t { 0o600 }
 
-    /// Writes `bytes` as the new contents of `path`.
+    /// Writes `bytes` as the new contents of `path`, creating its folder
+    /// (and missing parents, 0700) when there is none.
     /// - Parameter guardingRename: runs the `rename` that puts the new file in
     ///   the old one's place, and may check something first, atomically with
-    ///   it; when it throws before renaming, the target is left untouched.
+    ///   it; when it throws before renaming, the target is left untouched. It
+    ///   may return a folder it holds open (and no longer locks); the
+    ///   replacement closes it, after `fsync`ing it if it is the target's.
     /// - Returns: the status of the file written, now at the target.
     @discardableResult
     func replaceContents(
         of path: String, with bytes: [UInt8],
-        guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> Void = { rename throws(SystemCallError) in try rename() }
+        guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> OpenFolder? = {
+            rename throws(SystemCallError) in
+            try rename()
+            return nil
+        }
     ) throws(SystemCallError) -> FileStatus {
-        try replaceContents(ofResolved: FilePath.resolvingSymbolicLinks(path, in: fileSystem), with: bytes, guardingRename: guardingRename)
-    }
-
-    /// ``replaceContents(of:with:guardingRename:)`` for a `target` whose
-    /// symbolic links the caller has followed already.
-    @discardableResult
-    func replaceContents(
-        ofResolved target: String, with bytes: [UInt8],
-        guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> Void
-    ) throws(SystemCallError) -> FileStatus {
-        let directory = FilePath.directory(of: target)
-        let existing = try fileSystem.status(ofItemAt: target, followingSymlinks: false)
+        let (target, existing) = try FilePath.resolvingSymbolicLinksWithStatus(path, in: fileSystem)
         if let existing, existing.kind == .directory {
             throw SystemCallError(operation: "replacing the file", path: target, code: EISDIR)
         }
+        let directory = FilePath.directory(of: target)
         let permissions = existing?.permissions ?? Self.newFilePermissions
+        let owner = existing.map { FileOwner(user: $0.owner, group: $0.group) }
         let temporary = directory + "/." + FilePath.lastComponent(of: target) + ".tmp-" + Self.unpredictableSuffix()
 
-        let descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions)
+        let descriptor: Int32
+        do {
+            descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions, owner: owner)
+        } catch where error.code == ENOENT {
+            // The folder is missing. It is made only now: looking for it before every write was a `stat` each.
+            try FilePath.createDirectories(directory, permissions: 0o700, in: fileSystem)
+            descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions, owner: owner)
+        }
         let written: FileStatus
         do {
-            if let existing { fileSystem.setOwner(of: descriptor, owner: existing.owner, group: existing.group) }
             try writeAll(bytes, to: descriptor, path: temporary)
             try fileSystem.synchronize(descriptor, path: temporary)
             written = try fileSystem.status(of: descriptor, path: temporary)
@@ -66,20 +77,33 @@ struct AtomicFileReplacement {
             throw error
         }
         fileSystem.close(descriptor)
+        let folder: OpenFolder?
         do {
-            try guardingRename { () throws(SystemCallError) in try fileSystem.rename(temporary, to: target) }
+            folder = try guardingRename { () throws(SystemCallError) in try fileSystem.rename(temporary, to: target) }
         } catch {
             fileSystem.removeFile(at: temporary)
             throw error
         }
         do {
-            try fileSystem.synchronizeDirectory(at: directory)
+            try synchronizeDirectory(directory, reusing: folder)
         } catch {
             var failure = error
             failure.leftNewContentsInPlace = true
             throw failure
         }
         return written
+    }
+
+    /// `fsync`s `directory`, on `folder`'s descriptor when that is the same
+    /// folder, and closes `folder`.
+    func synchronizeDirectory(_ directory: String, reusing folder: OpenFolder?) throws(SystemCallError) {
+        guard let folder else { return try fileSystem.synchronizeDirectory(at: directory) }
+        defer { fileSystem.close(folder.descriptor) }
+        if folder.path == directory {
+            try fileSystem.synchronizeDirectory(folder.descriptor, path: directory)
+        } else {
+            try fileSystem.synchronizeDirectory(at: directory)
+        }
     }
 
     /// Writes every byte, continuing after short writes; a write of nothing is an error.

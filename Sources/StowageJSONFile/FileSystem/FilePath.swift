@@ -45,6 +45,22 @@ enum FilePath {
         return current
     }
 
+    /// ``resolvingSymbolicLinks(_:in:)``, with the `lstat` of the file it ends
+    /// at (`nil` when nothing is there), for a writer that needs both: it
+    /// takes one `lstat` when `path` is no link, where a `readlink` and then
+    /// an `lstat` took two.
+    static func resolvingSymbolicLinksWithStatus(_ path: String, in fileSystem: some FileSystem) throws(SystemCallError) -> (path: String, status: FileStatus?) {
+        var current = path
+        for _ in 0..<40 {
+            let status = try fileSystem.status(ofItemAt: current, followingSymlinks: false)
+            guard status?.kind == .symbolicLink, let destination = fileSystem.destinationOfSymbolicLink(at: current) else {
+                return (current, status)
+            }
+            current = destination.hasPrefix("/") ? destination : directory(of: current) + "/" + destination
+        }
+        return (current, try fileSystem.status(ofItemAt: current, followingSymlinks: false))
+    }
+
     /// Creates `path` and its missing parents with `permissions`, and makes
     /// each new folder durable: a folder's entry lives in its parent, so the
     /// parent is `fsync`ed after each `mkdir`, or a power cut could lose the

@@ -19,9 +19,11 @@ package protocol FileSystem: Sendable {
     func readFile(at path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus)
 
     /// Creates a new file that must not exist yet, without following a link
-    /// planted at `path`, with exactly `permissions` whatever the umask.
+    /// planted at `path`, with exactly `permissions` whatever the umask, and
+    /// gives it `owner` (the owner and group of the file it will replace) as
+    /// far as this process may.
     /// - Returns: a descriptor open for writing.
-    func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32
+    func createNewFile(at path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> Int32
 
     /// `fstat`: the status of an open file.
     func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus
@@ -31,9 +33,6 @@ package protocol FileSystem: Sendable {
 
     /// The names in the directory at `path`; empty when it can not be read.
     func contentsOfDirectory(at path: String) -> [String]
-
-    /// Gives the file the owner and group of the file it replaces; best effort.
-    func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t)
 
     /// One `write` call; it may write fewer bytes than given.
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int
@@ -48,6 +47,9 @@ package protocol FileSystem: Sendable {
 
     /// Opens the directory and `fsync`s it, so a rename in it is durable.
     func synchronizeDirectory(at path: String) throws(SystemCallError)
+
+    /// `fsync` of a directory this process has open already (`path` is for errors).
+    func synchronizeDirectory(_ descriptor: Int32, path: String) throws(SystemCallError)
 
     /// `unlink`; best effort, for cleaning up.
     func removeFile(at path: String)
@@ -76,4 +78,10 @@ package protocol FileSystem: Sendable {
 
     /// Releases a directory's `flock` and closes its descriptor.
     func unlockDirectory(_ descriptor: Int32)
+}
+
+/// The owner and group a file is given.
+package struct FileOwner: Sendable, Equatable {
+    package var user: uid_t
+    package var group: gid_t
 }

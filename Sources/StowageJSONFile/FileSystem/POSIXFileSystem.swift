@@ -55,21 +55,26 @@ package struct POSIXFileSystem: FileSystem {
         return (bytes, status)
     }
 
-    package func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32 {
+    package func createNewFile(at path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> Int32 {
         let descriptor = retryingOnInterrupt {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
         }
         guard descriptor >= 0 else { throw .lastError("creating the temporary file", path: path) }
         // The umask may have narrowed the mode given to open; set it exactly,
-        // but only if it did: a `fchmod` tells every process watching the
-        // folder (an inotify event each), and most writes need none.
+        // and the owner, but only where they differ: a `fchmod` or `fchown`
+        // tells every process watching the folder (an inotify event each),
+        // and most writes need neither. One `fstat` answers both.
         var created = stat()
-        let needsMode = fstat(descriptor, &created) != 0 || created.st_mode & 0o7777 != permissions
-        guard !needsMode || fchmod(descriptor, permissions) == 0 else {
+        let known = fstat(descriptor, &created) == 0
+        guard (known && created.st_mode & 0o7777 == permissions) || fchmod(descriptor, permissions) == 0 else {
             let error = SystemCallError.lastError("setting permissions", path: path)
             _ = systemClose(descriptor)
             unlink(path)
             throw error
+        }
+        if let owner, !known || created.st_uid != owner.user || created.st_gid != owner.group {
+            // Best effort: only the superuser may give a file away.
+            _ = fchown(descriptor, owner.user, owner.group)
         }
         return descriptor
     }
@@ -97,13 +102,6 @@ package struct POSIXFileSystem: FileSystem {
         return names
     }
 
-    package func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t) {
-        // Usually the owner already: then no `fchown`, which every process watching the folder would hear of.
-        var current = stat()
-        if fstat(descriptor, &current) == 0, current.st_uid == owner, current.st_gid == group { return }
-        _ = fchown(descriptor, owner, group)
-    }
-
     package func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int {
         let count = retryingOnInterrupt { systemWrite(descriptor, bytes.baseAddress, bytes.count) }
         guard count >= 0 else { throw .lastError("write", path: path) }
@@ -126,6 +124,10 @@ package struct POSIXFileSystem: FileSystem {
         let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw .lastError("opening the directory", path: path) }
         defer { _ = systemClose(descriptor) }
+        try synchronizeDirectory(descriptor, path: path)
+    }
+
+    package func synchronizeDirectory(_ descriptor: Int32, path: String) throws(SystemCallError) {
         guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw .lastError("fsync of the directory", path: path) }
     }
 

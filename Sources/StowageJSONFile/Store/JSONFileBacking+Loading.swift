@@ -211,8 +211,9 @@ extension JSONFileBacking {
         case .locked:
             let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
             let backup = backupPath(for: target)
+            let folder: AtomicFileReplacement.OpenFolder?
             do throws(SystemCallError) {
-                try renameHoldingCurrentLock { () throws(SystemCallError) in try fileSystem.rename(target, to: backup) }
+                folder = try renameHoldingCurrentLock { () throws(SystemCallError) in try fileSystem.rename(target, to: backup) }
             } catch where error.lockFileWasReplaced {
                 // Another writer may hold the new lock file: start over under it.
                 throw StorageError(code: .storeFailure, reason: "the lock file \(lockPath) was replaced while moving \(path) aside.", underlyingError: error)
@@ -221,7 +222,7 @@ extension JSONFileBacking {
                     "\(path) is not valid JSON (\(parseError.reason)) and could not be moved aside (\(error)); it is left untouched.",
                     error: error)
             }
-            try? fileSystem.synchronizeDirectory(at: FilePath.directory(of: target))
+            try? AtomicFileReplacement(fileSystem: fileSystem).synchronizeDirectory(FilePath.directory(of: target), reusing: folder)
             let error = StorageError(
                 code: .corruptFile,
                 reason: "\(path) was not valid JSON (\(parseError.reason)). It was moved to \(backup), and the store "

@@ -89,17 +89,17 @@ extension JSONFileBacking {
     private func attempt<Result>(
         _ body: () throws(StorageError) -> Result, holding gate: inout FileGate, deadline: LockDeadline
     ) throws(StorageError) -> Result {
-        let descriptor: Int32
+        let lockFile: OpenLockFile
         do throws(StorageError) {
-            descriptor = try lockCurrentLockFile(&gate, deadline: deadline)
+            lockFile = try lockCurrentLockFile(&gate, deadline: deadline)
         } catch {
             state.withLock { $0.lastError = error }
             throw error
         }
-        heldLockDescriptor.withLock { $0 = descriptor }
+        heldLock.withLock { $0 = lockFile }
         defer {
-            heldLockDescriptor.withLock { $0 = -1 }
-            fileSystem.unlock(descriptor)
+            heldLock.withLock { $0 = nil }
+            fileSystem.unlock(lockFile.descriptor)
         }
         return try body()
     }
@@ -109,6 +109,10 @@ extension JSONFileBacking {
     /// on is still the one its path names; if it is not, throws, and the write
     /// starts over under the new lock.
     ///
+    /// Returns the folder still open, unlocked, for the `fsync` that makes the
+    /// rename durable (``AtomicFileReplacement/synchronizeDirectory(_:reusing:)``
+    /// closes it): opening it again for that was two more system calls a write.
+    ///
     /// Why the folder's lock: a writer that locks a lock file checks it under
     /// the folder's lock too (``lockCurrentLockFile(_:)``). So if someone
     /// deletes the lock file while this process holds the lock on it, either
@@ -116,18 +120,25 @@ extension JSONFileBacking {
     /// (and then reads the settings file) only after this rename. Without it,
     /// the other writer could read the file between this check and the
     /// rename, and one of the two writes would be lost. The folder's lock is
-    /// held for two `stat`s and a `rename`, never while waiting for anything
+    /// held for an `lstat` and a `rename`, never while waiting for anything
     /// else, so it can not deadlock with the lock file's.
-    func renameHoldingCurrentLock(_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) {
+    func renameHoldingCurrentLock(_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> AtomicFileReplacement.OpenFolder? {
         let folder = try lockFolder()
-        defer { folder.map(fileSystem.unlockDirectory) }
-        let descriptor = heldLockDescriptor.withLock { $0 }
-        if descriptor >= 0, !lockFileIsCurrent(descriptor) {
-            var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
-            error.lockFileWasReplaced = true
+        do throws(SystemCallError) {
+            if let held = heldLock.withLock({ $0 }), !lockFileIsCurrent(held) {
+                var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
+                error.lockFileWasReplaced = true
+                throw error
+            }
+            try rename()
+        } catch {
+            folder.map(fileSystem.unlockDirectory)
             throw error
         }
-        try rename()
+        guard let folder else { return nil }
+        // Unlocked before the `fsync`: writers of other files in the folder check their lock files under this lock.
+        fileSystem.unlock(folder)
+        return AtomicFileReplacement.OpenFolder(descriptor: folder, path: FilePath.directory(of: lockPath))
     }
 
     /// The `flock`ed descriptor of the folder holding the lock file; `nil`
@@ -143,25 +154,25 @@ extension JSONFileBacking {
 
     /// Takes the `flock` on the file `lockPath` names now, opening it again
     /// if the descriptor kept from earlier is of a deleted or replaced file.
-    private func lockCurrentLockFile(_ gate: inout FileGate, deadline: LockDeadline) throws(StorageError) -> Int32 {
+    private func lockCurrentLockFile(_ gate: inout FileGate, deadline: LockDeadline) throws(StorageError) -> OpenLockFile {
         var attempts = 0
         while true {
             attempts += 1
-            let descriptor = try openLockFile(&gate)
-            try lock(descriptor, deadline: deadline)
+            let lockFile = try openLockFile(&gate)
+            try lock(lockFile.descriptor, deadline: deadline)
             let isCurrent: Bool
             do throws(SystemCallError) {
                 let folder = try lockFolder()
-                isCurrent = lockFileIsCurrent(descriptor)
+                isCurrent = lockFileIsCurrent(lockFile)
                 folder.map(fileSystem.unlockDirectory)
             } catch {
-                fileSystem.unlock(descriptor)
+                fileSystem.unlock(lockFile.descriptor)
                 throw StorageError(code: .storeFailure, reason: "could not lock the folder of \(lockPath): \(error).", underlyingError: error)
             }
-            if isCurrent { return descriptor }
-            fileSystem.unlock(descriptor)
-            fileSystem.close(descriptor)
-            gate.lockDescriptor = nil
+            if isCurrent { return lockFile }
+            fileSystem.unlock(lockFile.descriptor)
+            fileSystem.close(lockFile.descriptor)
+            gate.lockFile = nil
             if deadline.hasPassed(after: attempts) {
                 throw StorageError(
                     code: deadline.timeout == nil ? .storeFailure : .timedOut,
@@ -199,17 +210,25 @@ extension JSONFileBacking {
         }
     }
 
-    /// The descriptor of the lock file, opened (and created) on first use and kept.
-    private func openLockFile(_ gate: inout FileGate) throws(StorageError) -> Int32 {
-        if let descriptor = gate.lockDescriptor { return descriptor }
+    /// The lock file, opened (and created) on first use and kept.
+    private func openLockFile(_ gate: inout FileGate) throws(StorageError) -> OpenLockFile {
+        if let lockFile = gate.lockFile { return lockFile }
         do throws(SystemCallError) {
             try FilePath.createDirectories(FilePath.directory(of: lockPath), permissions: 0o700, in: fileSystem)
             if try fileSystem.status(ofItemAt: lockPath, followingSymlinks: false)?.kind == .symbolicLink {
                 throw SystemCallError(operation: "opening the lock file", path: lockPath, code: ELOOP)
             }
             let descriptor = try fileSystem.openLockFile(at: lockPath)
-            gate.lockDescriptor = descriptor
-            return descriptor
+            let status: FileStatus
+            do {
+                status = try fileSystem.status(of: descriptor, path: lockPath)
+            } catch {
+                fileSystem.close(descriptor)
+                throw error
+            }
+            let lockFile = OpenLockFile(descriptor: descriptor, status: status)
+            gate.lockFile = lockFile
+            return lockFile
         } catch where error.code == ELOOP {
             throw StorageError(
                 code: .storeFailure,
@@ -221,12 +240,12 @@ extension JSONFileBacking {
         }
     }
 
-    /// Whether `descriptor` is open on the file `lockPath` names now.
-    private func lockFileIsCurrent(_ descriptor: Int32) -> Bool {
-        guard let held = try? fileSystem.status(of: descriptor, path: lockPath),
-              let named = try? fileSystem.status(ofItemAt: lockPath, followingSymlinks: false)
-        else { return false }
-        return held.isSameFile(as: named)
+    /// Whether `lockFile` is the file `lockPath` names now. Its own status
+    /// is the one from when it was opened: an open file keeps its inode, and
+    /// the inode's number can not go to another file while it is open.
+    private func lockFileIsCurrent(_ lockFile: OpenLockFile) -> Bool {
+        guard let named = try? fileSystem.status(ofItemAt: lockPath, followingSymlinks: false) else { return false }
+        return lockFile.status.isSameFile(as: named)
     }
 }
 

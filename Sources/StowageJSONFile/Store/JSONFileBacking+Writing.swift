@@ -165,9 +165,7 @@ extension JSONFileBacking {
 
     private func writeFile(_ bytes: [UInt8]) throws(StorageError) -> FileStatus {
         do {
-            let target = FilePath.resolvingSymbolicLinks(path, in: fileSystem)
-            try FilePath.createDirectories(FilePath.directory(of: target), permissions: 0o700, in: fileSystem)
-            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(ofResolved: target, with: bytes, guardingRename: renameHoldingCurrentLock)
+            return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: path, with: bytes, guardingRename: renameHoldingCurrentLock)
         } catch {
             throw StorageError(
                 code: .storeFailure,

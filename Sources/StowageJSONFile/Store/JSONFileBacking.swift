@@ -24,9 +24,10 @@ final class JSONFileBacking: Sendable {
     let gateOwner = Locked<UInt>(0)
     /// Reports made while the gate's owner held it, for it to deliver once it lets go.
     let deferredReports = Locked<[@Sendable () -> Void]>([])
-    /// The descriptor whose `flock` the thread inside `fileGate` holds (-1 for
-    /// none), so a write can check that it still locks the file the lock path names.
-    let heldLockDescriptor = Locked<Int32>(-1)
+    /// The lock file whose `flock` the thread inside `fileGate` holds (`nil`
+    /// for none), so a write can check that it still locks the file the lock
+    /// path names.
+    let heldLock = Locked<OpenLockFile?>(nil)
     /// The background writes scheduled and not yet run, for tests that must
     /// know one has run (`JSONFileStore.waitForScheduledWrites()`).
     let scheduledWrites = DispatchGroup()
@@ -34,7 +35,15 @@ final class JSONFileBacking: Sendable {
     private let stores = Locked<[WeakStore]>([])
 
     struct FileGate: Sendable {
-        var lockDescriptor: Int32?
+        var lockFile: OpenLockFile?
+    }
+
+    /// The lock file's descriptor, opened on first use and kept, with its
+    /// status from when it was opened: its device and inode never change
+    /// while it is open, so checking it against the path takes one `lstat`.
+    struct OpenLockFile: Sendable {
+        let descriptor: Int32
+        let status: FileStatus
     }
 
     private struct WeakStore: Sendable {
@@ -51,7 +60,7 @@ final class JSONFileBacking: Sendable {
     }
 
     deinit {
-        if let descriptor = fileGate.withLock({ $0.lockDescriptor }) { fileSystem.close(descriptor) }
+        if let lockFile = fileGate.withLock({ $0.lockFile }) { fileSystem.close(lockFile.descriptor) }
     }
 
     var parser: JSONParser { JSONParser(maximumDepth: options.maximumDepth) }

@@ -26,6 +26,8 @@ struct FaultInjectingFileSystem: FileSystem {
     private let failuresLeft: Locked<Int>
     /// Every folder `fsync`ed, in order.
     let synchronizedDirectories = Collected<String>()
+    /// The folders among them that had to be opened for it, rather than `fsync`ed on a descriptor the store held.
+    let directoriesOpenedToSynchronize = Collected<String>()
     /// Signalled after each rename that succeeded, so a test can wait for a write to land.
     let completedRenames = DispatchSemaphore(value: 0)
     /// Runs as each file (not folder) is `fsync`ed, before it is: a test's
@@ -67,9 +69,9 @@ struct FaultInjectingFileSystem: FileSystem {
         return try real.readFile(at: path)
     }
 
-    func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32 {
+    func createNewFile(at path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> Int32 {
         try fail(.createTemporaryFile, path)
-        return try real.createNewFile(at: path, permissions: permissions)
+        return try real.createNewFile(at: path, permissions: permissions, owner: owner)
     }
 
     func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus {
@@ -78,7 +80,6 @@ struct FaultInjectingFileSystem: FileSystem {
 
     func isWritable(_ path: String) -> Bool { real.isWritable(path) }
     func contentsOfDirectory(at path: String) -> [String] { real.contentsOfDirectory(at: path) }
-    func setOwner(of descriptor: Int32, owner: uid_t, group: gid_t) { real.setOwner(of: descriptor, owner: owner, group: group) }
 
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int {
         try fail(.write, path)
@@ -109,6 +110,13 @@ struct FaultInjectingFileSystem: FileSystem {
     func synchronizeDirectory(at path: String) throws(SystemCallError) {
         try fail(.directoryFsync, path)
         try real.synchronizeDirectory(at: path)
+        synchronizedDirectories.append(path)
+        directoriesOpenedToSynchronize.append(path)
+    }
+
+    func synchronizeDirectory(_ descriptor: Int32, path: String) throws(SystemCallError) {
+        try fail(.directoryFsync, path)
+        try real.synchronizeDirectory(descriptor, path: path)
         synchronizedDirectories.append(path)
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+@testable import StowageJSONFile
+import Testing
+import StowageTestSupport
+
+/// The steps of a replacement that the store's writes do not reach on their
+/// own: its lock file's folder exists before every write, and is the target's.
+struct AtomicFileReplacementTests {
+    let directory = TemporaryDirectory()
+
+    @Test func aMissingFolderIsMadeWithItsParents() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        let path = directory.path + "/made/here/settings.json"
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: path, with: Array("{}\n".utf8))
+        #expect(fileBytes(path) == Array("{}\n".utf8))
+        #expect(permissions(of: path) == 0o600)
+        #expect(permissions(of: directory.path + "/made/here") == 0o700)
+        #expect(permissions(of: directory.path + "/made") == 0o700)
+        #expect(fileSystem.synchronizedDirectories.all.last == directory.path + "/made/here", "the rename must be made durable")
+    }
+
+    /// The guard may hand over a folder it holds open. The replacement owns it
+    /// then: it closes it, and uses it for the `fsync` only when it is the
+    /// target's folder.
+    @Test(arguments: [true, false])
+    func aFolderTheGuardHandsOverIsClosedAndOnlyUsedWhenItIsTheTargets(sameFolder: Bool) throws {
+        let other = directory.path + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        let handedOver = sameFolder ? directory.path : other
+        let descriptor = open(handedOver, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(of: directory.file(), with: Array("{}\n".utf8)) { rename throws(SystemCallError) in
+            try rename()
+            return AtomicFileReplacement.OpenFolder(descriptor: descriptor, path: handedOver)
+        }
+        #expect(fileBytes(directory.file()) == Array("{}\n".utf8))
+        #expect(fileSystem.synchronizedDirectories.all == [directory.path])
+        #expect(fileSystem.directoriesOpenedToSynchronize.all == (sameFolder ? [] : [directory.path]))
+        #expect(fcntl(descriptor, F_GETFD) == -1 && errno == EBADF, "the handed-over folder must be closed")
+    }
+}
+
+/// What a store's write asks of the file system, beyond what it must.
+struct JSONFileStoreWriteStepsTests {
+    /// The folder the rename's check holds open is the one `fsync`ed: opening
+    /// it again was two more system calls for every write.
+    @Test func aWriteSynchronizesTheFolderItHoldsOpenForTheRename() throws {
+        let directory = TemporaryDirectory()
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        for round in 1...3 {
+            try store.set(round, forKey: "round")
+            try store.flush()
+        }
+        #expect(fileSystem.synchronizedDirectories.all == Array(repeating: directory.path, count: 3))
+        #expect(fileSystem.directoriesOpenedToSynchronize.all.isEmpty)
+        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 3)
+    }
+}
