@@ -83,6 +83,26 @@ struct JSONFileStoreWritingTests {
         #expect(try store.reopened().value(forKey: "a", as: Int.self) == 1)
     }
 
+    /// A clean-up that deletes the whole folder while the program runs (say
+    /// `rm -rf ~/.config/app`) takes the lock file the store holds with it;
+    /// the next write makes the folder, the lock file and the file again. As
+    /// when only the file is deleted, what it held is gone, and the file holds
+    /// the changes made since.
+    @Test func aWriteAfterTheFolderIsDeletedMakesItAgain() throws {
+        let folder = directory.path + "/app"
+        let store = JSONFileStore(url: URL(filePath: folder + "/settings.json"), options: .init(changeDetection: .none))
+        try store.set(1, forKey: "first")
+        try store.flush()
+        try FileManager.default.removeItem(atPath: folder)
+        try store.set(2, forKey: "second")
+        try store.flush()
+        let reopened = JSONFileStore(url: URL(filePath: folder + "/settings.json"), options: .init(changeDetection: .none))
+        #expect(try reopened.value(forKey: "second", as: Int.self) == 2)
+        #expect(try reopened.value(forKey: "first", as: Int.self) == nil)
+        #expect(permissions(of: folder) == 0o700)
+        #expect(FileManager.default.fileExists(atPath: folder + "/settings.json.lock"))
+    }
+
     @Test func replacesTheTargetOfASymbolicLinkAndKeepsTheLink() throws {
         writeFile(directory.file("real.json"), #"{"kept": 1}"#)
         symlink(directory.file("real.json"), directory.file("link.json"))

@@ -143,12 +143,19 @@ extension JSONFileBacking {
 
     /// The `flock`ed descriptor of the folder holding the lock file; `nil`
     /// when the folder can not be opened for reading (mode 0300, say): the
-    /// check then goes without it, as good as it can be.
+    /// check then goes without it, as good as it can be. When the folder is
+    /// gone (deleted with everything in it, say), so is the lock file this
+    /// process holds: that is reported as a replaced lock file, and the next
+    /// attempt makes the folder and the lock file again.
     private func lockFolder() throws(SystemCallError) -> Int32? {
         do {
             return try fileSystem.lockDirectory(at: FilePath.directory(of: lockPath))
         } catch where error.code == EACCES || error.code == EPERM {
             return nil
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            var replaced = error
+            replaced.lockFileWasReplaced = true
+            throw replaced
         }
     }
 
@@ -165,6 +172,8 @@ extension JSONFileBacking {
                 let folder = try lockFolder()
                 isCurrent = lockFileIsCurrent(lockFile)
                 folder.map(fileSystem.unlockDirectory)
+            } catch where error.lockFileWasReplaced {
+                isCurrent = false
             } catch {
                 fileSystem.unlock(lockFile.descriptor)
                 throw StorageError(code: .storeFailure, reason: "could not lock the folder of \(lockPath): \(error).", underlyingError: error)
