@@ -43,20 +43,3 @@ struct AtomicFileReplacementTests {
     }
 }
 
-/// What a store's write asks of the file system, beyond what it must.
-struct JSONFileStoreWriteStepsTests {
-    /// The folder the rename's check holds open is the one `fsync`ed: opening
-    /// it again was two more system calls for every write.
-    @Test func aWriteSynchronizesTheFolderItHoldsOpenForTheRename() throws {
-        let directory = TemporaryDirectory()
-        let fileSystem = FaultInjectingFileSystem.healthy()
-        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
-        for round in 1...3 {
-            try store.set(round, forKey: "round")
-            try store.flush()
-        }
-        #expect(fileSystem.synchronizedDirectories.all == Array(repeating: directory.path, count: 3))
-        #expect(fileSystem.directoriesOpenedToSynchronize.all.isEmpty)
-        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 3)
-    }
-}

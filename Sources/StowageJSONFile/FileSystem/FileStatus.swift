@@ -33,6 +33,15 @@ package struct FileStatus: Sendable, Equatable {
     package var owner: uid_t
     package var group: gid_t
 
+    /// Who owns the file, and its permission bits: what decides who may write it.
+    package struct Access: Sendable, Equatable {
+        var owner: uid_t
+        var group: gid_t
+        var permissions: mode_t
+    }
+
+    package var access: Access { Access(owner: owner, group: group, permissions: permissions) }
+
     init(_ info: stat) {
         #if canImport(Darwin)
         let modification = info.st_mtimespec

@@ -31,6 +31,8 @@ package struct POSIXFileSystem: FileSystem {
             throw SystemCallError(operation: "reading", path: path, code: status.kind == .directory ? EISDIR : EINVAL)
         }
         // Read to the end rather than trusting the size: the file may grow while it is read.
+        // A short read that brings the bytes to the size is the end, though, without one more
+        // `read` to see it return nothing: if the file grew meanwhile, its new size tells the next check.
         // Each chunk is read into memory it leaves uninitialised past what `read` returned:
         // zeroing a 64 KB chunk for every reread of a small file showed in profiles.
         let chunkSize = max(4 * 1024, min(Int(info.st_size) + 1, 16 * 1024 * 1024))
@@ -51,6 +53,7 @@ package struct POSIXFileSystem: FileSystem {
             } else {
                 bytes.append(contentsOf: chunk)
             }
+            if chunk.count < chunkSize, bytes.count == Int(info.st_size) { break }
         }
         return (bytes, status)
     }

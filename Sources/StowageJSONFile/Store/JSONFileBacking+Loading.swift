@@ -41,17 +41,17 @@ extension JSONFileBacking {
     /// - Returns: the keys whose visible value changed.
     func reload(mode: ReloadMode) throws(StorageError) -> [String] {
         if case .done(let changed) = try checkStatus() { return changed }
-        let file: (bytes: [UInt8], identity: FileStatus.Identity)
+        let file: (bytes: [UInt8], status: FileStatus)
         switch try readFile() {
         case .done(let changed): return changed
         case .next(let read): file = read
         }
         let members: [String: StoredValue]
-        switch try parse(file.bytes, identity: file.identity, mode: mode) {
+        switch try parse(file.bytes, identity: file.status.identity, mode: mode) {
         case .done(let changed): return changed
         case .next(let parsed): members = parsed
         }
-        return install(members, identity: file.identity)
+        return install(members, status: file.status)
     }
 
     /// A step of `reload`: what the next step needs, or the keys that changed, ending it.
@@ -77,11 +77,11 @@ extension JSONFileBacking {
         return .next(())
     }
 
-    /// Read: the file's bytes and the identity of what was read (it may have changed since the status).
-    private func readFile() throws(StorageError) -> ReloadStep<(bytes: [UInt8], identity: FileStatus.Identity)> {
+    /// Read: the file's bytes and the status of what was read (it may have changed since the status).
+    private func readFile() throws(StorageError) -> ReloadStep<(bytes: [UInt8], status: FileStatus)> {
         do {
             let read = try fileSystem.readFile(at: path)
-            return .next((read.bytes, read.status.identity))
+            return .next((read.bytes, read.status))
         } catch {
             if error.code == ENOENT { return .done(replaceDisk(with: [:], identity: nil)) }
             let reason = error.code == EACCES || error.code == EPERM
@@ -114,19 +114,33 @@ extension JSONFileBacking {
     }
 
     /// Install: the members become what readers see, read-only if the file or its folder can not be written.
-    private func install(_ members: [String: StoredValue], identity: FileStatus.Identity) -> [String] {
-        let folder = FilePath.directory(of: FilePath.resolvingSymbolicLinks(path, in: fileSystem))
-        guard fileSystem.isWritable(path), fileSystem.isWritable(folder) else {
-            return replaceDisk(with: members, identity: identity, readOnlyReason: "there is no permission to write \(path) or its directory.")
+    ///
+    /// The file and its folder are checked again (two `access` and a
+    /// `readlink`) only when the file's owner or mode changed since they were
+    /// last found writable, or the store is read-only: other processes' writes
+    /// keep both, and with several writers every write rereads the file under
+    /// the lock. A folder made read-only meanwhile shows when the next write
+    /// fails, with that error.
+    private func install(_ members: [String: StoredValue], status: FileStatus) -> [String] {
+        let isKnownWritable = state.withLock { $0.readOnlyReason == nil && $0.foundWritableAs == status.access }
+        if !isKnownWritable {
+            let folder = FilePath.directory(of: FilePath.resolvingSymbolicLinks(path, in: fileSystem))
+            guard fileSystem.isWritable(path), fileSystem.isWritable(folder) else {
+                return replaceDisk(with: members, identity: status.identity, readOnlyReason: "there is no permission to write \(path) or its directory.")
+            }
         }
-        return replaceDisk(with: members, identity: identity)
+        return replaceDisk(with: members, identity: status.identity, writableAs: status.access)
     }
 
     /// Installs a new disk document and rebuilds what readers see.
-    /// - Parameter reason: why the store may still not write the file (no
-    ///   permission), or `nil`: a usable file, or none, so whatever made the
-    ///   store read-only is gone.
-    private func replaceDisk(with members: [String: StoredValue], identity: FileStatus.Identity?, readOnlyReason reason: String? = nil) -> [String] {
+    /// - Parameters:
+    ///   - reason: why the store may still not write the file (no
+    ///     permission), or `nil`: a usable file, or none, so whatever made the
+    ///     store read-only is gone.
+    ///   - access: the file's owner and mode, when it and its folder were just found writable.
+    private func replaceDisk(
+        with members: [String: StoredValue], identity: FileStatus.Identity?, readOnlyReason reason: String? = nil, writableAs access: FileStatus.Access? = nil
+    ) -> [String] {
         let layout = options.keyLayout
         let readOnlyError = reason.map { StorageError(code: .readOnly, reason: "the store is read-only: \($0)") }
         let (changed, dropped, isNewReason, becameWritable, resumesWriting) = state.withLock { state in
@@ -135,6 +149,7 @@ extension JSONFileBacking {
             state.disk = members
             state.diskIdentity = identity
             state.readOnlyReason = reason
+            state.foundWritableAs = access
             if isNewReason { state.lastError = readOnlyError }
             state.reportedUnreadableIdentity = nil
             let (changed, dropped) = state.rebuildVisible(layout: layout)

@@ -25,6 +25,9 @@ struct JSONFileState: Sendable {
     var failedWritesToTell = 0
     /// Why the store refuses writes, when it does.
     var readOnlyReason: String?
+    /// The owner and mode of the file when it and its folder were last found
+    /// writable; `nil` when they were not, or there was no file.
+    var foundWritableAs: FileStatus.Access?
     var lastError: StorageError?
     /// The unreadable version of the file last reported, so a file that stays
     /// broken while someone edits it is reported once, not on every check.

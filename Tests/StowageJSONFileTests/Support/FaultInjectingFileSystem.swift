@@ -28,6 +28,11 @@ struct FaultInjectingFileSystem: FileSystem {
     let synchronizedDirectories = Collected<String>()
     /// The folders among them that had to be opened for it, rather than `fsync`ed on a descriptor the store held.
     let directoriesOpenedToSynchronize = Collected<String>()
+    /// Every path asked about with `access(W_OK)`, in order.
+    let writabilityChecks = Collected<String>()
+    /// Paths `access(W_OK)` says no to, as it would to a user without permission
+    /// (the tests may run as the superuser, whom it never refuses).
+    let unwritablePaths = Locked<Set<String>>([])
     /// Signalled after each rename that succeeded, so a test can wait for a write to land.
     let completedRenames = DispatchSemaphore(value: 0)
     /// Runs as each file (not folder) is `fsync`ed, before it is: a test's
@@ -78,7 +83,10 @@ struct FaultInjectingFileSystem: FileSystem {
         try real.status(of: descriptor, path: path)
     }
 
-    func isWritable(_ path: String) -> Bool { real.isWritable(path) }
+    func isWritable(_ path: String) -> Bool {
+        writabilityChecks.append(path)
+        return !unwritablePaths.withLock { $0.contains(path) } && real.isWritable(path)
+    }
     func contentsOfDirectory(at path: String) -> [String] { real.contentsOfDirectory(at: path) }
 
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemCallError) -> Int {
