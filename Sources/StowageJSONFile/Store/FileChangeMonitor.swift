@@ -30,7 +30,13 @@ import Stowage
 final class FileChangeMonitor: Sendable {
     static let shared = FileChangeMonitor()
 
+    /// Runs the timers' checks.
     private let queue = DispatchQueue(label: "Stowage.JSONFileStore.changes")
+    /// Held through every check, the timers' and the event thread's, so two
+    /// never overlap: the later of two overlapping checks would give way (a
+    /// check never waits for the file), and the earlier may have looked
+    /// before the change.
+    private let checking = Locked(())
     /// Keyed by a number of their own, never by the backing's address: a new
     /// backing often gets a dropped one's address, and the dropped one's last
     /// timer tick would then unregister the new one.
@@ -108,7 +114,12 @@ final class FileChangeMonitor: Sendable {
             return
         }
         if watchingDirectory { addDirectoryWatchIfNeeded(for: identifier) }
-        backing.checkForExternalChange()
+        check(backing)
+    }
+
+    /// Checks `backing`'s file, after any check in progress.
+    private func check(_ backing: JSONFileBacking) {
+        checking.withLock { backing.checkForExternalChange() }
     }
 
     /// Whether the directory of `backing`'s file is watched for its sake (always `false` off Linux).
@@ -193,34 +204,73 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// The event thread: reads events as they come, checks the files they
-    /// name, and sleeps when reads outrun their budget (see `EventReadBudget`),
-    /// while the events queue in the kernel. A thread of its own, blocked in
-    /// `read`, wakes once for a batch. A dispatch source took three thread
-    /// switches a batch (its manager thread, a worker, a timer to pause), and
-    /// with eight processes writing one file those switches were two fifths
-    /// of all the processes' processor time.
+    /// name itself, and sleeps when reads outrun their budget (see
+    /// `EventReadBudget`), while the events queue in the kernel. A file that
+    /// keeps changing gets one trailing check (see `RecheckThrottle`), which
+    /// this thread runs when it is due, waiting for events meanwhile.
+    ///
+    /// A thread of its own, blocked in `read`, wakes once for a batch; and it
+    /// checks without handing over to another thread. A dispatch read source
+    /// took three thread switches a batch (its manager thread, a worker, a
+    /// timer to pause), and checks handed to a dispatch queue two more (a
+    /// worker, and the manager thread's timers for trailing checks). With
+    /// eight processes writing one file, that machinery used a fifth of all
+    /// their processor time, on a machine with two cores.
     private func readEvents() -> UnsafeMutableRawPointer? {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var budget = EventReadBudget()
+        var nextRead = ContinuousClock.now
+        var trailingChecks: [UInt64: ContinuousClock.Instant] = [:]
         while true {
+            runDueChecks(&trailingChecks)
+            let firstDue = trailingChecks.values.min()
+            let now = ContinuousClock.now
+            if now < nextRead {
+                sleep(for: min(nextRead, firstDue ?? nextRead) - now)
+                continue
+            }
+            if let firstDue, !waitForEvents(until: firstDue) { continue }
             let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             // Only a closed or broken descriptor fails otherwise; the timers still poll.
             guard count > 0 else { return nil }
             var events = DirectoryEvents()
             buffer.withUnsafeBytes { events.add(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            checkFiles(concernedBy: events)
-            let pause = budget.afterReading(at: .now)
-            if pause > .zero {
-                var request = timespec(tv_sec: Int(pause.components.seconds), tv_nsec: Int(pause.components.attoseconds / 1_000_000_000))
-                var remaining = timespec()
-                while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
-            }
+            checkFiles(concernedBy: events, trailingChecks: &trailingChecks)
+            nextRead = .now + budget.afterReading(at: .now)
         }
     }
 
-    /// Checks the watched files `events` may concern (see `DirectoryEvents`).
-    private func checkFiles(concernedBy events: DirectoryEvents) {
+    /// Whether events arrived before `deadline`.
+    private func waitForEvents(until deadline: ContinuousClock.Instant) -> Bool {
+        let remaining = deadline - .now
+        guard remaining > .zero else { return false }
+        // Rounded up: waking before the deadline would only wait again.
+        let milliseconds = remaining.components.seconds * 1_000 + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, Int32(clamping: milliseconds)) > 0
+    }
+
+    private func sleep(for duration: Duration) {
+        guard duration > .zero else { return }
+        var request = timespec(tv_sec: Int(duration.components.seconds), tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
+    /// Runs the trailing checks whose time has come.
+    private func runDueChecks(_ trailingChecks: inout [UInt64: ContinuousClock.Instant]) {
+        let now = ContinuousClock.now
+        for (identifier, due) in trailingChecks where due <= now {
+            trailingChecks.removeValue(forKey: identifier)
+            throttles.withLock { $0[identifier]?.scheduledCheckRuns(at: .now) }
+            if let backing = registrations.withLock({ $0.byID[identifier]?.backing }) { check(backing) }
+        }
+    }
+
+    /// Checks the watched files `events` may concern (see `DirectoryEvents`)
+    /// now, or once, a little later, if they were just checked.
+    private func checkFiles(concernedBy events: DirectoryEvents, trailingChecks: inout [UInt64: ContinuousClock.Instant]) {
         let descriptors = watches.withLock { $0.mapValues(\.descriptor) }
         let watched = registrations.withLock { registrations in
             registrations.byID.compactMap { identifier, registration in
@@ -228,26 +278,12 @@ final class FileChangeMonitor: Sendable {
             }
         }
         for (identifier, backing, fileName, descriptor) in watched where events.concern(fileName, watchedAs: descriptor) {
-            checkSoon(identifier, backing)
-        }
-    }
-
-    /// Checks `backing`'s file on the queue now, or once, a little later, if
-    /// it was just checked. On the queue, never on the event thread, so that
-    /// a check never overlaps a timer's: the later of two overlapping checks
-    /// gives way, and the earlier may have looked before the change.
-    private func checkSoon(_ identifier: UInt64, _ backing: JSONFileBacking) {
-        let decision = throttles.withLock { $0[identifier, default: RecheckThrottle()].decide(at: .now) }
-        switch decision {
-        case .checkNow:
-            queue.async { backing.checkForExternalChange() }
-        case .checkAfter(let delay):
-            queue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) { [weak backing] in
-                self.throttles.withLock { $0[identifier]?.scheduledCheckRuns(at: .now) }
-                backing?.checkForExternalChange()
+            let now = ContinuousClock.now
+            switch throttles.withLock({ $0[identifier, default: RecheckThrottle()].decide(at: now) }) {
+            case .checkNow: check(backing)
+            case .checkAfter(let delay): trailingChecks[identifier] = now + delay
+            case .alreadyScheduled: break
             }
-        case .alreadyScheduled:
-            break
         }
     }
     #endif
