@@ -23,6 +23,45 @@ struct JSONFileStoreSystemCallTests {
         #expect(try store.reopened().value(forKey: "round", as: Int.self) == 3)
     }
 
+    /// Another writer may take the lock once the file is renamed into place:
+    /// the `fsync` of the folder that makes the rename durable needs no lock,
+    /// and it is a quarter of the time a write held it. The write itself (up
+    /// to the rename) still holds it, and the folder is still synchronized
+    /// before the flush returns. A compare-and-swap keeps the lock (see
+    /// `JSONFileBacking.writeStagedChangeUnderLock(_:isCompareAndSwap:)`).
+    @Test func aWriteLetsTheLockGoBeforeTheFoldersFsync() throws {
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        let lockPath = directory.file() + ".lock"
+        let lockIsFree = Collected<(step: String, free: Bool)>()
+        @Sendable func record(_ step: String) {
+            let descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            // A descriptor of its own: `flock` excludes it even within this process.
+            let free = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            lockIsFree.append((step, free))
+        }
+        fileSystem.whileSynchronizingFile.withLock { $0 = { _ in record("file") } }
+        fileSystem.whileSynchronizingDirectory.withLock { $0 = { _ in record("folder") } }
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        for round in 1...2 {
+            try store.set(round, forKey: "round")
+            try store.flush()
+        }
+        #expect(lockIsFree.all.map(\.step) == ["file", "folder", "file", "folder"])
+        #expect(lockIsFree.all.map(\.free) == [false, true, false, true])
+        #expect(fileSystem.synchronizedDirectories.all.count == 2, "each flush returns after the folder's fsync")
+        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 2)
+
+        // A transaction lets it go too; a compare-and-swap (`modify`) keeps it to the end.
+        let previous = lockIsFree.all.count
+        try store.transaction { transaction in try transaction.set(3, forKey: "round") }
+        try store.reference(forKey: "round", as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
+        #expect(lockIsFree.all.dropFirst(previous).map(\.step) == ["file", "folder", "file", "folder"])
+        #expect(lockIsFree.all.dropFirst(previous).map(\.free) == [false, true, false, false])
+        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 4)
+    }
+
     /// A reread after another writer's write asks again whether the file may
     /// be written only when its owner or mode changed; then a file no longer
     /// writable makes the store read-only, with the reason.

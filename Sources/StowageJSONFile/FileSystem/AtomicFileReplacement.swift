@@ -39,6 +39,8 @@ struct AtomicFileReplacement {
     ///   it; when it throws before renaming, the target is left untouched. It
     ///   may return a folder it holds open (and no longer locks); the
     ///   replacement closes it, after `fsync`ing it if it is the target's.
+    /// - Parameter afterRename: runs once the new file is in place, before the
+    ///   `fsync` of the folder.
     /// - Returns: the status of the file written, now at the target.
     @discardableResult
     func replaceContents(
@@ -47,7 +49,8 @@ struct AtomicFileReplacement {
             rename throws(SystemCallError) in
             try rename()
             return nil
-        }
+        },
+        afterRename: () -> Void = {}
     ) throws(SystemCallError) -> FileStatus {
         let (target, existing) = try FilePath.resolvingSymbolicLinksWithStatus(path, in: fileSystem)
         if let existing, existing.kind == .directory {
@@ -84,6 +87,7 @@ struct AtomicFileReplacement {
             fileSystem.removeFile(at: temporary)
             throw error
         }
+        afterRename()
         do {
             try synchronizeDirectory(directory, reusing: folder)
         } catch {

@@ -96,10 +96,13 @@ extension JSONFileBacking {
             state.withLock { $0.lastError = error }
             throw error
         }
-        heldLock.withLock { $0 = lockFile }
+        heldLock.withLock { $0 = HeldLock(lockFile: lockFile) }
         defer {
-            heldLock.withLock { $0 = nil }
-            fileSystem.unlock(lockFile.descriptor)
+            let isReleased = heldLock.withLock { held in
+                defer { held = nil }
+                return held?.isReleased == true
+            }
+            if !isReleased { fileSystem.unlock(lockFile.descriptor) }
         }
         return try body()
     }
@@ -125,10 +128,14 @@ extension JSONFileBacking {
     func renameHoldingCurrentLock(_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> AtomicFileReplacement.OpenFolder? {
         let folder = try lockFolder()
         do throws(SystemCallError) {
-            if let held = heldLock.withLock({ $0 }), !lockFileIsCurrent(held) {
-                var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
-                error.lockFileWasReplaced = true
-                throw error
+            if let held = heldLock.withLock({ $0 }) {
+                // Only a write's last step lets the lock go; nothing may be renamed after it.
+                if held.isReleased { throw SystemCallError(operation: "renaming after the lock was let go", path: lockPath, code: ENOLCK) }
+                if !lockFileIsCurrent(held.lockFile) {
+                    var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
+                    error.lockFileWasReplaced = true
+                    throw error
+                }
             }
             try rename()
         } catch {
@@ -139,6 +146,27 @@ extension JSONFileBacking {
         // Unlocked before the `fsync`: writers of other files in the folder check their lock files under this lock.
         fileSystem.unlock(folder)
         return AtomicFileReplacement.OpenFolder(descriptor: folder, path: FilePath.directory(of: lockPath))
+    }
+
+    /// Lets the `flock` go once a write has renamed its file into place, before
+    /// the `fsync` of the folder that makes the rename durable: the next
+    /// writer can read the file and write its own while this one waits for
+    /// the disk, which was a quarter of the time writers held the lock.
+    ///
+    /// The `fsync` needs no lock. Whatever rename the folder holds when it
+    /// runs (this one, or a later writer's, whose file was synchronized before
+    /// its rename and holds this write's keys), this write is durable once it
+    /// returns. A write is the last thing a writer does under the lock
+    /// (``writePendingChanges()``, a transaction); this process's file gate is
+    /// still held, and a rename after this throws. A compare-and-swap keeps
+    /// the lock (see ``writeStagedChangeUnderLock(_:isCompareAndSwap:)``).
+    func releaseLockFileAfterWriting() {
+        let lockFile = heldLock.withLock { held -> OpenLockFile? in
+            guard let current = held, !current.isReleased else { return nil }
+            held?.isReleased = true
+            return current.lockFile
+        }
+        if let lockFile { fileSystem.unlock(lockFile.descriptor) }
     }
 
     /// The `flock`ed descriptor of the folder holding the lock file; `nil`

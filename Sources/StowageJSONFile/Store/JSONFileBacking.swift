@@ -27,7 +27,7 @@ final class JSONFileBacking: Sendable {
     /// The lock file whose `flock` the thread inside `fileGate` holds (`nil`
     /// for none), so a write can check that it still locks the file the lock
     /// path names.
-    let heldLock = Locked<OpenLockFile?>(nil)
+    let heldLock = Locked<HeldLock?>(nil)
     /// The background writes scheduled and not yet run, for tests that must
     /// know one has run (`JSONFileStore.waitForScheduledWrites()`).
     let scheduledWrites = DispatchGroup()
@@ -36,6 +36,13 @@ final class JSONFileBacking: Sendable {
 
     struct FileGate: Sendable {
         var lockFile: OpenLockFile?
+    }
+
+    /// The `flock` a writer holds on the lock file, and whether its write
+    /// has let it go already (see ``releaseLockFileAfterWriting()``).
+    struct HeldLock: Sendable {
+        let lockFile: OpenLockFile
+        var isReleased = false
     }
 
     /// The lock file's descriptor, opened on first use and kept, with its
@@ -185,7 +192,7 @@ final class JSONFileBacking: Sendable {
                     return true
                 }
                 guard matches else { return (false, reloaded) }
-                return (true, reloaded + (try writeStagedChangeUnderLock(normalized)))
+                return (true, reloaded + (try writeStagedChangeUnderLock(normalized, isCompareAndSwap: true)))
             }
         } catch {
             announce(reloaded)

@@ -50,7 +50,7 @@ extension JSONFileStore {
             guard try isStillValid(transaction) else { continue }
             guard !transaction.writes.isEmpty else { return TransactionOutcome(changed: changed, result: .success(result)) }
             do throws(StorageError) {
-                changed += try backing.writeStagedChangeUnderLock(transaction.writes)
+                changed += try backing.writeStagedChangeUnderLock(transaction.writes, isCompareAndSwap: false)
             } catch where !error.lockFileWasReplaced {
                 // Nothing of the transaction was applied or stays pending.
                 backing.scheduleRetry(after: error)
@@ -64,7 +64,7 @@ extension JSONFileStore {
     /// Whether the transaction may be written: `false` when another thread
     /// of this process changed a key the body read while it ran, so the body
     /// must run again on the new values. Its writes become visible only once
-    /// the file holds them (``JSONFileBacking/writeStagedChangeUnderLock(_:)``).
+    /// the file holds them (``JSONFileBacking/writeStagedChangeUnderLock(_:isCompareAndSwap:)``).
     private func isStillValid(_ transaction: JSONFileTransaction) throws(StorageError) -> Bool {
         let layout = options.keyLayout
         return try backing.state.withLock { state throws(StorageError) -> Bool in

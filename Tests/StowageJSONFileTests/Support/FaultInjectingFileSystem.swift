@@ -38,6 +38,8 @@ struct FaultInjectingFileSystem: FileSystem {
     /// Runs as each file (not folder) is `fsync`ed, before it is: a test's
     /// window into the middle of a write.
     let whileSynchronizingFile = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// Runs as each folder is `fsync`ed, before it is.
+    let whileSynchronizingDirectory = Locked<(@Sendable (String) -> Void)?>(nil)
 
     init(failing: Step, code: Int32, times: Int = .max) {
         self.failing = failing
@@ -117,6 +119,7 @@ struct FaultInjectingFileSystem: FileSystem {
 
     func synchronizeDirectory(at path: String) throws(SystemCallError) {
         try fail(.directoryFsync, path)
+        whileSynchronizingDirectory.withLock { $0 }?(path)
         try real.synchronizeDirectory(at: path)
         synchronizedDirectories.append(path)
         directoriesOpenedToSynchronize.append(path)
@@ -124,6 +127,7 @@ struct FaultInjectingFileSystem: FileSystem {
 
     func synchronizeDirectory(_ descriptor: Int32, path: String) throws(SystemCallError) {
         try fail(.directoryFsync, path)
+        whileSynchronizingDirectory.withLock { $0 }?(path)
         try real.synchronizeDirectory(descriptor, path: path)
         synchronizedDirectories.append(path)
     }
