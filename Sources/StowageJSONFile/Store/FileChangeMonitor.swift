@@ -213,9 +213,9 @@ final class FileChangeMonitor: Sendable {
     /// checks without handing over to another thread. A dispatch read source
     /// took three thread switches a batch (its manager thread, a worker, a
     /// timer to pause), and checks handed to a dispatch queue two more (a
-    /// worker, and the manager thread's timers for trailing checks). With
-    /// eight processes writing one file, that machinery used a fifth of all
-    /// their processor time, on a machine with two cores.
+    /// worker, and the manager thread's timers for trailing checks): with
+    /// eight processes writing one file, those two were an eighth of all the
+    /// processes' processor time.
     private func readEvents() -> UnsafeMutableRawPointer? {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var budget = EventReadBudget()
