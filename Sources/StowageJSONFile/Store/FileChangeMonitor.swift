@@ -242,11 +242,19 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// Whether events arrived before `deadline`.
+    ///
+    /// `poll` counts whole milliseconds: it waits the whole ones, and the
+    /// rest, under a millisecond, is slept out. Rounded up instead, a trailing
+    /// check came up to a millisecond late (group 12's edits one after
+    /// another took 6.0 ms instead of 5.0).
     private func waitForEvents(until deadline: ContinuousClock.Instant) -> Bool {
         let remaining = deadline - .now
         guard remaining > .zero else { return false }
-        // Rounded up: waking before the deadline would only wait again.
-        let milliseconds = remaining.components.seconds * 1_000 + (remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        let milliseconds = remaining.components.seconds * 1_000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        guard milliseconds > 0 else {
+            sleep(for: remaining)
+            return false
+        }
         var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, Int32(clamping: milliseconds)) > 0
     }
