@@ -28,6 +28,8 @@ struct FaultInjectingFileSystem: FileSystem {
     let synchronizedDirectories = Collected<String>()
     /// The folders among them that had to be opened for it, rather than `fsync`ed on a descriptor the store held.
     let directoriesOpenedToSynchronize = Collected<String>()
+    /// Every descriptor closed through this file system, in order.
+    let closedDescriptors = Collected<Int32>()
     /// Every path asked about with `access(W_OK)`, in order.
     let writabilityChecks = Collected<String>()
     /// Paths `access(W_OK)` says no to, as it would to a user without permission
@@ -109,7 +111,10 @@ struct FaultInjectingFileSystem: FileSystem {
         try real.synchronize(descriptor, path: path)
     }
 
-    func close(_ descriptor: Int32) { real.close(descriptor) }
+    func close(_ descriptor: Int32) {
+        closedDescriptors.append(descriptor)
+        real.close(descriptor)
+    }
 
     func rename(_ source: String, to destination: String) throws(SystemCallError) {
         try fail(.rename, destination)
