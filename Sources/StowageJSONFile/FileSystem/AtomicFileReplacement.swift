@@ -58,7 +58,7 @@ struct AtomicFileReplacement {
         }
         let directory = FilePath.directory(of: target)
         let permissions = existing?.permissions ?? Self.newFilePermissions
-        let owner = existing.map { FileOwner(user: $0.owner, group: $0.group) }
+        let owner = existing?.fileOwner
         let temporary = directory + "/." + FilePath.lastComponent(of: target) + ".tmp-" + Self.unpredictableSuffix()
 
         let descriptor: Int32

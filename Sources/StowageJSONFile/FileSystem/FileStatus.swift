@@ -33,14 +33,16 @@ package struct FileStatus: Sendable, Equatable {
     package var owner: uid_t
     package var group: gid_t
 
+    /// The owner and group, as a file that replaces this one is given them.
+    package var fileOwner: FileOwner { FileOwner(user: owner, group: group) }
+
     /// Who owns the file, and its permission bits: what decides who may write it.
     package struct Access: Sendable, Equatable {
-        var owner: uid_t
-        var group: gid_t
+        var owner: FileOwner
         var permissions: mode_t
     }
 
-    package var access: Access { Access(owner: owner, group: group, permissions: permissions) }
+    package var access: Access { Access(owner: fileOwner, permissions: permissions) }
 
     init(_ info: stat) {
         #if canImport(Darwin)
