@@ -16,7 +16,9 @@ let package = Package(
     ],
     targets: [
         // The library.
-        .target(name: "Stowage"),
+        .target(name: "Stowage", dependencies: ["StowageSwiftRuntime"]),
+        // The Swift runtime's test of whether an object is being deinitialised, declared for C's calling convention.
+        .target(name: "StowageSwiftRuntime"),
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
         // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores.
         .target(name: "StowageJSON", dependencies: ["Stowage"]),

@@ -1,3 +1,4 @@
+import Dispatch
 import Observation
 @testable import Stowage
 import StowageInMemory
@@ -23,19 +24,25 @@ struct ReferenceRegistryTests {
         #expect(ReferenceRegistry.shared.entryCount(storeID: storeID) == 0)
     }
 
-    @Test func aValueIsNeverReadFromTheCoreOfAReferenceThatMissedAChange() throws {
+    /// Between a reference's last release and its `deinit` taking the entry
+    /// out, the entry is still in the table, and its reference is being
+    /// deinitialised: the registry must neither hand that reference out nor
+    /// read a value from its core once a change has passed it by. A stand-in
+    /// holds that window open: its `deinit` waits until the test is done.
+    @Test func aReferenceWhoseDeinitHasBegunIsNeverUsed() throws {
         let store: InMemoryStore = ["name": "old"]
-        // A stand-in whose entry outlives it, as a reference's does between its
-        // last release and its `deinit`: no change can reach its core then.
-        let core = ReferenceCore<InMemoryStore, String>(storeID: ObjectIdentifier(store), key: "name")
+        let storeID = ObjectIdentifier(store)
+        let referenceType = ObjectIdentifier(ReferenceCore<InMemoryStore, String>.self)
+        let core = ReferenceCore<InMemoryStore, String>(storeID: storeID, key: "name")
         core.state.withLock { core.setCached(.present("old"), in: &$0) }
-        var standIn: StandIn? = StandIn(core: core)
-        // Taken out at the end, as a reference's `deinit` would: a later store at this address must not find it.
-        defer { ReferenceRegistry.shared.removeDeadEntries(storeID: ObjectIdentifier(store), key: "name") }
-        _ = ReferenceRegistry.shared.reference(
-            ofType: ObjectIdentifier(ReferenceCore<InMemoryStore, String>.self), storeID: ObjectIdentifier(store), key: "name"
-        ) { standIn! }
-        standIn = nil
+        let window = DeinitWindow()
+        let holder = StandInHolder(StandIn(core: core, window: window))
+        _ = ReferenceRegistry.shared.reference(ofType: referenceType, storeID: storeID, key: "name") { holder.standIn! }
+        // The last release, on another thread, whose `deinit` then waits.
+        DispatchQueue.global().async { holder.standIn = nil }
+        window.deinitHasBegun.wait()
+
+        // Its core missed no change yet, so its value may still be read.
         #expect(store.values.name == "old")
 
         // Changed behind Stowage's back, then announced, as another process's write is.
@@ -43,6 +50,18 @@ struct ReferenceRegistryTests {
         store.announceChange(forKey: "name")
         #expect(store.values.name == "new")
         #expect(try store.value(forKey: "name", as: String.self) == "new")
+
+        // Asked for again, the registry makes a new reference rather than hand out the going one.
+        let replacement = StandIn(core: ReferenceCore<InMemoryStore, String>(storeID: storeID, key: "name"), window: nil)
+        let found = ReferenceRegistry.shared.reference(ofType: referenceType, storeID: storeID, key: "name") { replacement }
+        #expect(found === replacement)
+
+        window.mayFinish.signal()
+        window.hasFinished.wait()
+        // The going one took only its own entry out.
+        #expect(ReferenceRegistry.shared.entryCount(storeID: storeID) == 1)
+        ReferenceRegistry.shared.removeDeadEntries(storeID: storeID, key: "name")
+        withExtendedLifetime(replacement) {}
     }
 
     @Test func aValueReadThroughALiveReferenceIsTracked() {
@@ -61,14 +80,43 @@ struct ReferenceRegistryTests {
     }
 }
 
-/// Registers a core in the registry like a reference, without taking its entry out when it goes.
+/// Registers a core in the registry like a reference. With a window, its
+/// `deinit` says it has begun, then waits to be let finish before it takes
+/// its entry out, as a reference's does.
 private final class StandIn: ChangeReceiving {
     let core: ReferenceCore<InMemoryStore, String>
+    let window: DeinitWindow?
 
-    init(core: ReferenceCore<InMemoryStore, String>) { self.core = core }
+    init(core: ReferenceCore<InMemoryStore, String>, window: DeinitWindow?) {
+        self.core = core
+        self.window = window
+    }
+
+    deinit {
+        guard let window else { return }
+        window.deinitHasBegun.signal()
+        window.mayFinish.wait()
+        ReferenceRegistry.shared.removeDeadEntries(storeID: core.storeID, key: core.key)
+        window.hasFinished.signal()
+    }
 
     var observedKey: ObservedKey { core }
     func storageDidChange() { core.state.withLock { core.setCached(nil, in: &$0) } }
     func discardCachedValue() { storageDidChange() }
     func noteSiblingReference() {}
+}
+
+/// The signals a stand-in's `deinit` and the test exchange.
+private final class DeinitWindow: Sendable {
+    let deinitHasBegun = DispatchSemaphore(value: 0)
+    let mayFinish = DispatchSemaphore(value: 0)
+    let hasFinished = DispatchSemaphore(value: 0)
+}
+
+/// Holds the only strong reference to a stand-in, so another thread can make the last release.
+private final class StandInHolder: @unchecked Sendable {
+    // Sendable: set once before the hand-off, then only by the thread it is handed to.
+    var standIn: StandIn?
+
+    init(_ standIn: StandIn) { self.standIn = standIn }
 }

@@ -30,7 +30,13 @@ class ObservedKey: Observable, @unchecked Sendable {
     @usableFromInline let storeID: ObjectIdentifier
     /// The key, which the registry's table matches; the reference reads it here too.
     @usableFromInline let key: String
-    weak var registeredReference: (any ChangeReceiving)?
+    /// The reference, unretained, read only under the registry's lock; its
+    /// `liveReference(of:)` tells a reference whose `deinit` has begun.
+    /// Not `weak`: the first weak reference to an object gives it a side
+    /// table, an allocation of its own, a seventh of the instructions of
+    /// making a reference. Never left dangling: the reference's `deinit`
+    /// takes its entry out of the table, under the lock every read of this holds.
+    unowned(unsafe) var registeredReference: (any ChangeReceiving)?
     /// The core of the same key's reference of another value type, if any.
     var nextRegistered: ObservedKey?
     /// Set once a walk of the registry found `registeredReference` gone.

@@ -3,12 +3,16 @@ public import Synchronization
 /// The part of a ``StorageReference`` that every read touches: the cache and
 /// the Observation registrar.
 ///
-/// It is a separate object because the registry holds references weakly, and
-/// a weakly referenced object pays for a side table on every retain and
-/// release; measured, that was half of a wrapper read. Wrappers keep the core
-/// strongly and read through it, so a cached read retains nothing that is
-/// weakly referenced. The core is also the subject the Observation framework
-/// tracks, so tracking works the same from a wrapper or a reference.
+/// It is a separate object so that reads reach it without the reference:
+/// the registry keeps cores and reads a cached value from one without loading
+/// its reference (`store.values.name`), and the flag module's
+/// `DetachedReader` keeps a core while it holds the reference only weakly. A
+/// weakly referenced object pays for a side table on every retain and
+/// release (half of a wrapper read, measured when the registry held
+/// references weakly), so a read through the core retains nothing that may
+/// be. Wrappers keep the core and read through it too. The core is also the
+/// subject the Observation framework tracks, so tracking works the same from
+/// a wrapper or a reference.
 ///
 /// A value whose bits are all of it and fit in a word (`Int`, `Bool`,
 /// `Double`, an enum without payloads) is also published lock-free, as a

@@ -35,7 +35,7 @@ extension UnderlyingStorage {
     func valueThroughLiveReference<Value: Storable>(forKey key: String, as type: Value.Type) throws -> Value? {
         let referenceType = ObjectIdentifier(ReferenceCore<Self, Value>.self)
         let storeID = ObjectIdentifier(self)
-        // The core alone, when it holds the value: no weak load of the reference.
+        // The core alone, when it holds the value: the reference is neither loaded nor retained.
         if let found = ReferenceRegistry.shared.existingCore(ofType: referenceType, storeID: storeID, key: key) {
             // The registry matched the core's exact type.
             let core = unsafeDowncast(found, to: ReferenceCore<Self, Value>.self)

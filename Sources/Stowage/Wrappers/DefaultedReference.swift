@@ -14,7 +14,7 @@
 public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     /// The shared reference: one per store, key and value type.
     public let reference: StorageReference<Storage, Value>
-    /// Read through directly: retaining it is cheaper than retaining the weakly registered reference.
+    /// Read through directly: the cache and the registrar live in it, one load nearer than through the reference.
     @usableFromInline let core: ReferenceCore<Storage, Value>
     @usableFromInline let makeDefault: @Sendable () -> Value
     @usableFromInline let persistsDefault: Bool
