@@ -27,23 +27,15 @@ struct ReferenceTable: ~Copyable {
         buckets.deallocate()
     }
 
-    /// Where `storeID` and `key` hash to. The key is hashed with the
-    /// process's random seed, as a `Dictionary` would, so keys chosen to
-    /// collide can not be planned; the store's identity is mixed in
-    /// afterwards with one multiply, since hashing it too was a tenth of
-    /// finding a live reference.
-    @inline(__always)
-    private static func hash(storeID: ObjectIdentifier, key: String) -> Int {
-        let mixed = UInt(bitPattern: storeID) &* 0x9E37_79B9_7F4A_7C15
-        return key._rawHashValue(seed: 0) ^ Int(bitPattern: mixed ^ (mixed >> 29))
-    }
+    /// How (store, key) pairs hash; seeded for this process.
+    private let hashing = ReferenceKeyHash()
 
     /// The bucket holding the chain of `storeID` and `key`, or the empty
     /// bucket where it would go, and whether it was found.
     @inline(__always)
     private func bucket(storeID: ObjectIdentifier, key: String) -> (index: Int, found: Bool) {
         let mask = capacity &- 1
-        var index = Self.hash(storeID: storeID, key: key) & mask
+        var index = hashing.hash(storeID: storeID, key: key) & mask
         while let entry = buckets[index] {
             if entry.storeID == storeID, entry.key == key { return (index, true) }
             index = (index &+ 1) & mask
@@ -90,7 +82,7 @@ struct ReferenceTable: ~Copyable {
         var gap = emptied
         var index = (emptied &+ 1) & mask
         while let entry = buckets[index] {
-            let home = Self.hash(storeID: entry.storeID, key: entry.key) & mask
+            let home = hashing.hash(storeID: entry.storeID, key: entry.key) & mask
             // The entry may fill the gap unless its home lies cyclically after the gap, up to its bucket.
             let homeIsAfterGap = gap <= index ? (gap < home && home <= index) : (gap < home || home <= index)
             if !homeIsAfterGap {
@@ -112,7 +104,7 @@ struct ReferenceTable: ~Copyable {
         let mask = newCapacity &- 1
         for index in 0..<oldCapacity {
             guard let entry = (old + index).move() else { continue }
-            var target = Self.hash(storeID: entry.storeID, key: entry.key) & mask
+            var target = hashing.hash(storeID: entry.storeID, key: entry.key) & mask
             while buckets[target] != nil { target = (target &+ 1) & mask }
             buckets[target] = entry
         }
