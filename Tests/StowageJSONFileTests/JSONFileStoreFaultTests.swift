@@ -188,7 +188,7 @@ struct JSONFileStoreFaultTests {
         writeFile(directory.file("victim"), "precious")
         let planted = directory.file(".settings.json.tmp-planted")
         symlink(directory.file("victim"), planted)
-        #expect(throws: SystemCallError.self) { try POSIXFileSystem().createNewFile(at: planted, permissions: 0o600, owner: nil) }
+        #expect(throws: SystemCallError.self) { try POSIXFileSystem().createNewFile(at: planted, permissions: 0o600) }
         #expect(String(decoding: fileBytes(directory.file("victim")) ?? [], as: UTF8.self) == "precious")
     }
 }

@@ -23,6 +23,69 @@ struct JSONFileStoreSystemCallTests {
         #expect(try store.reopened().value(forKey: "round", as: Int.self) == 3)
     }
 
+    /// The folder is opened once, with the lock file, and kept: its `flock`
+    /// guards both checks that the lock file is in place, and its `fsync`
+    /// follows the rename. Opening and closing it for each check was four
+    /// system calls a write.
+    @Test func theLockFilesFolderIsOpenedOnceForEveryWrite() throws {
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        for round in 1...3 {
+            try store.set(round, forKey: "round")
+            try store.flush()
+        }
+        try store.reference(forKey: "round", as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
+        try store.transaction { transaction in try transaction.set(5, forKey: "round") }
+        #expect(fileSystem.openedDirectories.all.map(\.path) == [directory.path])
+        #expect(fileSystem.synchronizedDirectories.all == Array(repeating: directory.path, count: 5))
+        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 5)
+    }
+
+    /// A write asks the settings file's status once: the reread's `lstat`,
+    /// which tells a link from a file and gives the mode and owner the new
+    /// file keeps. A `stat` for the reread and an `lstat` for the write were two.
+    /// Through a symbolic link, the link is followed, and the file it points to keeps its mode.
+    @Test func aWriteAsksTheSettingsFilesStatusOnce() throws {
+        let fileSystem = FaultInjectingFileSystem.healthy()
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        try store.set(1, forKey: "round")
+        try store.flush()
+        chmod(directory.file(), 0o640)
+        let before = fileSystem.statusQueries.all.count
+        try store.set(2, forKey: "round")
+        try store.flush()
+        let queries = fileSystem.statusQueries.all.dropFirst(before).filter { $0.path == directory.file() }
+        #expect(queries.map(\.followingSymlinks) == [false])
+        var info = stat()
+        #expect(stat(directory.file(), &info) == 0 && info.st_mode & 0o777 == 0o640)
+
+        let link = directory.file("link.json")
+        #expect(symlink(directory.file(), link) == 0)
+        let throughLink = JSONFileStore(path: link, options: .init(changeDetection: .none), fileSystem: fileSystem)
+        try throughLink.set(3, forKey: "round")
+        try throughLink.flush()
+        var linkInfo = stat()
+        #expect(lstat(link, &linkInfo) == 0 && linkInfo.st_mode & S_IFMT == S_IFLNK)
+        #expect(stat(directory.file(), &info) == 0 && info.st_mode & 0o777 == 0o640)
+        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 3)
+    }
+
+    /// A lock file deleted under a writer takes the folder kept with it along:
+    /// both are closed and opened anew, so the next checks lock the folder the
+    /// new lock file is in.
+    @Test func aReplacedLockFileIsReopenedWithItsFolder() throws {
+        let fileSystem = FaultInjectingFileSystem(failing: .deleteLockFileOnceLocked, code: ENOENT, times: 1)
+        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: fileSystem)
+        try store.set(1, forKey: "round")
+        try store.flush()
+        let opened = fileSystem.openedDirectories.all
+        #expect(opened.map(\.path) == [directory.path, directory.path])
+        // The first folder was closed with the deleted lock file, before the second was opened.
+        #expect(opened.first.map { fileSystem.closedDescriptors.all.contains($0.descriptor) } == true)
+        #expect(fileSystem.synchronizedDirectories.all == [directory.path])
+        #expect(try store.reopened().value(forKey: "round", as: Int.self) == 1)
+    }
+
     /// Another writer may take the lock once the file is renamed into place:
     /// the `fsync` of the folder that makes the rename durable needs no lock,
     /// and it is a quarter of the time a write held it. The write itself (up

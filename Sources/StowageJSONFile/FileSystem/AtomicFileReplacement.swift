@@ -11,8 +11,8 @@ import Darwin
 ///
 /// The steps: create a temporary file beside the target with an unguessable
 /// name (`O_CREAT | O_EXCL | O_NOFOLLOW`, so a link planted there is never
-/// followed), with the target's permissions (0600 for a new file) and owner, write
-/// everything, `fsync`, `rename` over the target, `fsync` the directory. When
+/// followed), write everything, give it the target's permissions (0600 for a
+/// new file) and owner, `fsync`, `rename` over the target, `fsync` the directory. When
 /// the target is a symbolic link, the file it points to is replaced and the
 /// link stays. Any failure before the rename removes the temporary file and
 /// leaves the target untouched. A failed `fsync` is never retried on the same
@@ -27,6 +27,23 @@ struct AtomicFileReplacement {
     struct OpenFolder {
         let descriptor: Int32
         let path: String
+        /// Kept open by whoever handed it on (the store keeps its lock file's
+        /// folder open), so the replacement `fsync`s it without closing it.
+        let isKept: Bool
+
+        init(descriptor: Int32, path: String, isKept: Bool = false) {
+            self.descriptor = descriptor
+            self.path = path
+            self.isKept = isKept
+        }
+    }
+
+    /// An `lstat` of the path to replace that the caller took moments ago,
+    /// under the same lock: `status` is `nil` when nothing was there. When it
+    /// is no symbolic link, the path is the target, and its mode and owner
+    /// are the ones to keep, without an `lstat` of its own.
+    struct CheckedPath: Sendable {
+        let status: FileStatus?
     }
 
     /// The permissions a file gets when the store creates it.
@@ -34,17 +51,18 @@ struct AtomicFileReplacement {
 
     /// Writes `bytes` as the new contents of `path`, creating its folder
     /// (and missing parents, 0700) when there is none.
+    /// - Parameter checked: what an `lstat` of `path` said just before, if one was taken.
     /// - Parameter guardingRename: runs the `rename` that puts the new file in
     ///   the old one's place, and may check something first, atomically with
     ///   it; when it throws before renaming, the target is left untouched. It
     ///   may return a folder it holds open (and no longer locks); the
-    ///   replacement closes it, after `fsync`ing it if it is the target's.
+    ///   replacement `fsync`s it if it is the target's, and closes it unless it is kept.
     /// - Parameter afterRename: runs once the new file is in place, before the
     ///   `fsync` of the folder.
     /// - Returns: the status of the file written, now at the target.
     @discardableResult
     func replaceContents(
-        of path: String, with bytes: [UInt8],
+        of path: String, with bytes: [UInt8], checked: CheckedPath? = nil,
         guardingRename: (_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> OpenFolder? = {
             rename throws(SystemCallError) in
             try rename()
@@ -52,7 +70,12 @@ struct AtomicFileReplacement {
         },
         afterRename: () -> Void = {}
     ) throws(SystemCallError) -> FileStatus {
-        let (target, existing) = try FilePath.resolvingSymbolicLinksWithStatus(path, in: fileSystem)
+        let (target, existing): (String, FileStatus?)
+        if let checked, checked.status?.kind != .symbolicLink {
+            (target, existing) = (path, checked.status)
+        } else {
+            (target, existing) = try FilePath.resolvingSymbolicLinksWithStatus(path, in: fileSystem)
+        }
         if let existing, existing.kind == .directory {
             throw SystemCallError(operation: "replacing the file", path: target, code: EISDIR)
         }
@@ -63,17 +86,18 @@ struct AtomicFileReplacement {
 
         let descriptor: Int32
         do {
-            descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions, owner: owner)
+            descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions)
         } catch where error.code == ENOENT {
             // The folder is missing. It is made only now: looking for it before every write was a `stat` each.
             try FilePath.createDirectories(directory, permissions: 0o700, in: fileSystem)
-            descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions, owner: owner)
+            descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions)
         }
         let written: FileStatus
         do {
             try writeAll(bytes, to: descriptor, path: temporary)
+            // After the write: one `fstat` both decides the mode and owner and gives the status of what was written.
+            written = try fileSystem.settleNewFile(descriptor, path: temporary, permissions: permissions, owner: owner)
             try fileSystem.synchronize(descriptor, path: temporary)
-            written = try fileSystem.status(of: descriptor, path: temporary)
         } catch {
             fileSystem.close(descriptor)
             fileSystem.removeFile(at: temporary)
@@ -99,10 +123,10 @@ struct AtomicFileReplacement {
     }
 
     /// `fsync`s `directory`, on `folder`'s descriptor when that is the same
-    /// folder, and closes `folder`.
+    /// folder, and closes `folder` unless it is kept.
     func synchronizeDirectory(_ directory: String, reusing folder: OpenFolder?) throws(SystemCallError) {
         guard let folder else { return try fileSystem.synchronizeDirectory(at: directory) }
-        defer { fileSystem.close(folder.descriptor) }
+        defer { if !folder.isKept { fileSystem.close(folder.descriptor) } }
         if folder.path == directory {
             try fileSystem.synchronizeDirectory(folder.descriptor, path: directory)
         } else {

@@ -19,11 +19,18 @@ package protocol FileSystem: Sendable {
     func readFile(at path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus)
 
     /// Creates a new file that must not exist yet, without following a link
-    /// planted at `path`, with exactly `permissions` whatever the umask, and
-    /// gives it `owner` (the owner and group of the file it will replace) as
-    /// far as this process may.
+    /// planted at `path`, with `permissions` as the umask narrows them (never
+    /// wider); ``settleNewFile(_:path:permissions:owner:)`` makes them exact.
     /// - Returns: a descriptor open for writing.
-    func createNewFile(at path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> Int32
+    func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32
+
+    /// Gives a file ``createNewFile(at:permissions:)`` made exactly
+    /// `permissions`, whatever the umask, and `owner` (the owner and group of
+    /// the file it will replace) as far as this process may, each only where
+    /// it differs. Called once the file is written, so that one `fstat`
+    /// decides both and gives the status of what was written.
+    /// - Returns: the file's status, with what was set.
+    func settleNewFile(_ descriptor: Int32, path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> FileStatus
 
     /// `fstat`: the status of an open file.
     func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus
@@ -72,11 +79,13 @@ package protocol FileSystem: Sendable {
 
     func unlock(_ descriptor: Int32)
 
-    /// Opens the directory at `path` and waits for an exclusive `flock` on it.
-    /// - Returns: the descriptor, for ``unlockDirectory(_:)``.
-    func lockDirectory(at path: String) throws(SystemCallError) -> Int32
+    /// Opens the directory at `path` for reading, so it can be `flock`ed and `fsync`ed.
+    func openDirectory(at path: String) throws(SystemCallError) -> Int32
 
-    /// Releases a directory's `flock` and closes its descriptor.
+    /// Waits for an exclusive `flock` on the open directory `descriptor` (`path` is for errors).
+    func lockDirectory(_ descriptor: Int32, path: String) throws(SystemCallError)
+
+    /// Releases a directory's `flock`; the descriptor stays open.
     func unlockDirectory(_ descriptor: Int32)
 }
 

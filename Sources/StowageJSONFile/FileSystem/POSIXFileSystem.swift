@@ -58,28 +58,30 @@ package struct POSIXFileSystem: FileSystem {
         return (bytes, status)
     }
 
-    package func createNewFile(at path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> Int32 {
+    package func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32 {
         let descriptor = retryingOnInterrupt {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
         }
         guard descriptor >= 0 else { throw .lastError("creating the temporary file", path: path) }
+        return descriptor
+    }
+
+    package func settleNewFile(_ descriptor: Int32, path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> FileStatus {
+        var status = try self.status(of: descriptor, path: path)
         // The umask may have narrowed the mode given to open; set it exactly,
         // and the owner, but only where they differ: a `fchmod` or `fchown`
         // tells every process watching the folder (an inotify event each),
-        // and most writes need neither. One `fstat` answers both.
-        var created = stat()
-        let known = fstat(descriptor, &created) == 0
-        guard (known && created.st_mode & 0o7777 == permissions) || fchmod(descriptor, permissions) == 0 else {
-            let error = SystemCallError.lastError("setting permissions", path: path)
-            _ = systemClose(descriptor)
-            unlink(path)
-            throw error
+        // and most writes need neither.
+        if status.permissions != permissions {
+            guard fchmod(descriptor, permissions) == 0 else { throw .lastError("setting permissions", path: path) }
+            status.permissions = permissions
         }
-        if let owner, !known || created.st_uid != owner.user || created.st_gid != owner.group {
-            // Best effort: only the superuser may give a file away.
-            _ = fchown(descriptor, owner.user, owner.group)
+        // Best effort: only the superuser may give a file away.
+        if let owner, status.fileOwner != owner, fchown(descriptor, owner.user, owner.group) == 0 {
+            status.owner = owner.user
+            status.group = owner.group
         }
-        return descriptor
+        return status
     }
 
     package func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus {
@@ -174,20 +176,18 @@ package struct POSIXFileSystem: FileSystem {
         _ = flock(descriptor, LOCK_UN)
     }
 
-    package func lockDirectory(at path: String) throws(SystemCallError) -> Int32 {
+    package func openDirectory(at path: String) throws(SystemCallError) -> Int32 {
         let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .lastError("opening the directory to lock it", path: path) }
-        guard retryingOnInterrupt({ flock(descriptor, LOCK_EX) }) == 0 else {
-            let error = SystemCallError.lastError("flock of the directory", path: path)
-            _ = systemClose(descriptor)
-            throw error
-        }
+        guard descriptor >= 0 else { throw .lastError("opening the directory", path: path) }
         return descriptor
+    }
+
+    package func lockDirectory(_ descriptor: Int32, path: String) throws(SystemCallError) {
+        guard retryingOnInterrupt({ flock(descriptor, LOCK_EX) }) == 0 else { throw .lastError("flock of the directory", path: path) }
     }
 
     package func unlockDirectory(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
-        _ = systemClose(descriptor)
     }
 }
 

@@ -40,7 +40,7 @@ extension JSONFileBacking {
     /// keys that changed.
     /// - Returns: the keys whose visible value changed.
     func reload(mode: ReloadMode) throws(StorageError) -> [String] {
-        if case .done(let changed) = try checkStatus() { return changed }
+        if case .done(let changed) = try checkStatus(mode: mode) { return changed }
         let file: (bytes: [UInt8], status: FileStatus)
         switch try readFile() {
         case .done(let changed): return changed
@@ -61,10 +61,16 @@ extension JSONFileBacking {
     }
 
     /// Status: goes on only if a regular file is there and changed since it was last read or written.
-    private func checkStatus() throws(StorageError) -> ReloadStep<Void> {
+    ///
+    /// An `lstat` first: for anything but a symbolic link it says what `stat`
+    /// would, and a writer holding the lock keeps it, so that its write takes
+    /// the file's mode and owner from it rather than asking again.
+    private func checkStatus(mode: ReloadMode) throws(StorageError) -> ReloadStep<Void> {
         let status: FileStatus?
         do {
-            status = try fileSystem.status(ofItemAt: path, followingSymlinks: true)
+            let pathStatus = try fileSystem.status(ofItemAt: path, followingSymlinks: false)
+            if mode == .locked { heldLock.withLock { $0?.checkedPath = AtomicFileReplacement.CheckedPath(status: pathStatus) } }
+            status = pathStatus?.kind == .symbolicLink ? try fileSystem.status(ofItemAt: path, followingSymlinks: true) : pathStatus
         } catch {
             return .done(try becomeReadOnly("its status could not be read (\(error)).", error: error))
         }

@@ -112,9 +112,11 @@ extension JSONFileBacking {
     /// on is still the one its path names; if it is not, throws, and the write
     /// starts over under the new lock.
     ///
-    /// Returns the folder still open, unlocked, for the `fsync` that makes the
-    /// rename durable (``AtomicFileReplacement/synchronizeDirectory(_:reusing:)``
-    /// closes it): opening it again for that was two more system calls a write.
+    /// Returns the folder kept open with the lock file, unlocked, for the
+    /// `fsync` that makes the rename durable
+    /// (``AtomicFileReplacement/synchronizeDirectory(_:reusing:)``, which
+    /// leaves it open): opening it again for that was two more system calls a
+    /// write. Throws when no lock is held: there would be nothing to check.
     ///
     /// Why the folder's lock: a writer that locks a lock file checks it under
     /// the folder's lock too (``lockCurrentLockFile(_:)``). So if someone
@@ -126,26 +128,28 @@ extension JSONFileBacking {
     /// held for an `lstat` and a `rename`, never while waiting for anything
     /// else, so it can not deadlock with the lock file's.
     func renameHoldingCurrentLock(_ rename: () throws(SystemCallError) -> Void) throws(SystemCallError) -> AtomicFileReplacement.OpenFolder? {
-        let folder = try lockFolder()
+        guard let held = heldLock.withLock({ $0 }) else {
+            throw SystemCallError(operation: "renaming without holding the lock", path: lockPath, code: ENOLCK)
+        }
+        let folder = try lockFolder(of: held.lockFile)
         do throws(SystemCallError) {
-            if let held = heldLock.withLock({ $0 }) {
-                // Only a write's last step lets the lock go; nothing may be renamed after it.
-                if held.isReleased { throw SystemCallError(operation: "renaming after the lock was let go", path: lockPath, code: ENOLCK) }
-                if !lockFileIsCurrent(held.lockFile) {
-                    var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
-                    error.lockFileWasReplaced = true
-                    throw error
-                }
+            // Only a write's last step lets the lock go; nothing may be renamed after it.
+            if held.isReleased { throw SystemCallError(operation: "renaming after the lock was let go", path: lockPath, code: ENOLCK) }
+            if !lockFileIsCurrent(held.lockFile) {
+                var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
+                error.lockFileWasReplaced = true
+                throw error
             }
             try rename()
         } catch {
             folder.map(fileSystem.unlockDirectory)
             throw error
         }
+        heldLock.withLock { $0?.checkedPath = nil }
         guard let folder else { return nil }
         // Unlocked before the `fsync`: writers of other files in the folder check their lock files under this lock.
-        fileSystem.unlock(folder)
-        return AtomicFileReplacement.OpenFolder(descriptor: folder, path: FilePath.directory(of: lockPath))
+        fileSystem.unlockDirectory(folder)
+        return AtomicFileReplacement.OpenFolder(descriptor: folder, path: FilePath.directory(of: lockPath), isKept: true)
     }
 
     /// Lets the `flock` go once a write has renamed its file into place, before
@@ -169,22 +173,21 @@ extension JSONFileBacking {
         if let lockFile { fileSystem.unlock(lockFile.descriptor) }
     }
 
-    /// The `flock`ed descriptor of the folder holding the lock file; `nil`
-    /// when the folder can not be opened for reading (mode 0300, say): the
-    /// check then goes without it, as good as it can be. When the folder is
-    /// gone (deleted with everything in it, say), so is the lock file this
-    /// process holds: that is reported as a replaced lock file, and the next
-    /// attempt makes the folder and the lock file again.
-    private func lockFolder() throws(SystemCallError) -> Int32? {
-        do {
-            return try fileSystem.lockDirectory(at: FilePath.directory(of: lockPath))
-        } catch where error.code == EACCES || error.code == EPERM {
-            return nil
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
-            var replaced = error
-            replaced.lockFileWasReplaced = true
-            throw replaced
-        }
+    /// The folder holding `lockFile`, `flock`ed; `nil` when it could not be
+    /// opened for reading (mode 0300, say): the check then goes without it,
+    /// as good as it can be. When the folder is gone (deleted with everything
+    /// in it, say), so is the lock file: its check by path finds that, and
+    /// the next attempt makes the folder and the lock file again.
+    private func lockFolder(of lockFile: OpenLockFile) throws(SystemCallError) -> Int32? {
+        guard let folder = lockFile.folder else { return nil }
+        try fileSystem.lockDirectory(folder, path: FilePath.directory(of: lockPath))
+        return folder
+    }
+
+    /// Closes the lock file and the folder kept open with it.
+    func close(_ lockFile: OpenLockFile) {
+        fileSystem.close(lockFile.descriptor)
+        lockFile.folder.map(fileSystem.close)
     }
 
     /// Takes the `flock` on the file `lockPath` names now, opening it again
@@ -197,18 +200,16 @@ extension JSONFileBacking {
             try lock(lockFile.descriptor, deadline: deadline)
             let isCurrent: Bool
             do throws(SystemCallError) {
-                let folder = try lockFolder()
+                let folder = try lockFolder(of: lockFile)
                 isCurrent = lockFileIsCurrent(lockFile)
                 folder.map(fileSystem.unlockDirectory)
-            } catch where error.lockFileWasReplaced {
-                isCurrent = false
             } catch {
                 fileSystem.unlock(lockFile.descriptor)
                 throw StorageError(code: .storeFailure, reason: "could not lock the folder of \(lockPath): \(error).", underlyingError: error)
             }
             if isCurrent { return lockFile }
             fileSystem.unlock(lockFile.descriptor)
-            fileSystem.close(lockFile.descriptor)
+            close(lockFile)
             gate.lockFile = nil
             if deadline.hasPassed(after: attempts) {
                 throw StorageError(
@@ -255,15 +256,29 @@ extension JSONFileBacking {
             if try fileSystem.status(ofItemAt: lockPath, followingSymlinks: false)?.kind == .symbolicLink {
                 throw SystemCallError(operation: "opening the lock file", path: lockPath, code: ELOOP)
             }
-            let descriptor = try fileSystem.openLockFile(at: lockPath)
-            let status: FileStatus
+            // The folder first: the lock file opened after it is in it (unless
+            // the folder is replaced in between, which the check by path sees).
+            let folder: Int32?
             do {
-                status = try fileSystem.status(of: descriptor, path: lockPath)
+                folder = try fileSystem.openDirectory(at: FilePath.directory(of: lockPath))
+            } catch where error.code == EACCES || error.code == EPERM {
+                folder = nil
+            }
+            let descriptor: Int32
+            let status: FileStatus
+            do throws(SystemCallError) {
+                descriptor = try fileSystem.openLockFile(at: lockPath)
+                do {
+                    status = try fileSystem.status(of: descriptor, path: lockPath)
+                } catch {
+                    fileSystem.close(descriptor)
+                    throw error
+                }
             } catch {
-                fileSystem.close(descriptor)
+                folder.map(fileSystem.close)
                 throw error
             }
-            let lockFile = OpenLockFile(descriptor: descriptor, status: status)
+            let lockFile = OpenLockFile(descriptor: descriptor, status: status, folder: folder)
             gate.lockFile = lockFile
             return lockFile
         } catch where error.code == ELOOP {

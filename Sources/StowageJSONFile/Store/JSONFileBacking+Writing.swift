@@ -174,7 +174,8 @@ extension JSONFileBacking {
     private func writeFile(_ bytes: [UInt8], releasingLockEarly: Bool) throws(StorageError) -> FileStatus {
         do {
             return try AtomicFileReplacement(fileSystem: fileSystem).replaceContents(
-                of: path, with: bytes, guardingRename: renameHoldingCurrentLock, afterRename: { if releasingLockEarly { releaseLockFileAfterWriting() } })
+                of: path, with: bytes, checked: heldLock.withLock { $0?.checkedPath }, guardingRename: renameHoldingCurrentLock,
+                afterRename: { if releasingLockEarly { releaseLockFileAfterWriting() } })
         } catch {
             throw StorageError(
                 code: .storeFailure,

@@ -43,6 +43,9 @@ final class JSONFileBacking: Sendable {
     struct HeldLock: Sendable {
         let lockFile: OpenLockFile
         var isReleased = false
+        /// The settings file's path as the reread under this lock found it,
+        /// until a rename changes it: the write's target, mode and owner.
+        var checkedPath: AtomicFileReplacement.CheckedPath?
     }
 
     /// The lock file's descriptor, opened on first use and kept, with its
@@ -51,6 +54,17 @@ final class JSONFileBacking: Sendable {
     struct OpenLockFile: Sendable {
         let descriptor: Int32
         let status: FileStatus
+        /// The folder holding it, opened just before it and kept as long:
+        /// its `flock` guards the checks that the lock file is still in place
+        /// (``renameHoldingCurrentLock(_:)``), and its `fsync` makes a rename
+        /// durable. Opening and closing it for each of the two checks of a
+        /// write was four system calls. `nil` when the folder can not be
+        /// opened for reading (mode 0300, say): the checks go without it.
+        ///
+        /// Kept, it may outlive the folder (deleted, or moved away): then the
+        /// lock file was in the folder that went, so the check by path finds
+        /// it gone, and the next attempt opens both anew.
+        let folder: Int32?
     }
 
     private struct WeakStore: Sendable {
@@ -67,7 +81,7 @@ final class JSONFileBacking: Sendable {
     }
 
     deinit {
-        if let lockFile = fileGate.withLock({ $0.lockFile }) { fileSystem.close(lockFile.descriptor) }
+        if let lockFile = fileGate.withLock({ $0.lockFile }) { close(lockFile) }
     }
 
     var parser: JSONParser { JSONParser(maximumDepth: options.maximumDepth) }

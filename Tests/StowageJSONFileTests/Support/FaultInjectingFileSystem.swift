@@ -28,6 +28,10 @@ struct FaultInjectingFileSystem: FileSystem {
     let synchronizedDirectories = Collected<String>()
     /// The folders among them that had to be opened for it, rather than `fsync`ed on a descriptor the store held.
     let directoriesOpenedToSynchronize = Collected<String>()
+    /// Every `stat` and `lstat` of a path, in order.
+    let statusQueries = Collected<(path: String, followingSymlinks: Bool)>()
+    /// Every folder opened to be locked and synchronized (``openDirectory(at:)``), with its descriptor, in order.
+    let openedDirectories = Collected<(path: String, descriptor: Int32)>()
     /// Every descriptor closed through this file system, in order.
     let closedDescriptors = Collected<Int32>()
     /// Every path asked about with `access(W_OK)`, in order.
@@ -70,7 +74,8 @@ struct FaultInjectingFileSystem: FileSystem {
     }
 
     func status(ofItemAt path: String, followingSymlinks: Bool) throws(SystemCallError) -> FileStatus? {
-        try real.status(ofItemAt: path, followingSymlinks: followingSymlinks)
+        statusQueries.append((path, followingSymlinks))
+        return try real.status(ofItemAt: path, followingSymlinks: followingSymlinks)
     }
 
     func readFile(at path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus) {
@@ -78,9 +83,13 @@ struct FaultInjectingFileSystem: FileSystem {
         return try real.readFile(at: path)
     }
 
-    func createNewFile(at path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> Int32 {
+    func createNewFile(at path: String, permissions: mode_t) throws(SystemCallError) -> Int32 {
         try fail(.createTemporaryFile, path)
-        return try real.createNewFile(at: path, permissions: permissions, owner: owner)
+        return try real.createNewFile(at: path, permissions: permissions)
+    }
+
+    func settleNewFile(_ descriptor: Int32, path: String, permissions: mode_t, owner: FileOwner?) throws(SystemCallError) -> FileStatus {
+        try real.settleNewFile(descriptor, path: path, permissions: permissions, owner: owner)
     }
 
     func status(of descriptor: Int32, path: String) throws(SystemCallError) -> FileStatus {
@@ -166,6 +175,11 @@ struct FaultInjectingFileSystem: FileSystem {
         do { try fail(.deleteLockFileOnceLocked, path) } catch { real.removeFile(at: path) }
     }
     func unlock(_ descriptor: Int32) { real.unlock(descriptor) }
-    func lockDirectory(at path: String) throws(SystemCallError) -> Int32 { try real.lockDirectory(at: path) }
+    func openDirectory(at path: String) throws(SystemCallError) -> Int32 {
+        let descriptor = try real.openDirectory(at: path)
+        openedDirectories.append((path, descriptor))
+        return descriptor
+    }
+    func lockDirectory(_ descriptor: Int32, path: String) throws(SystemCallError) { try real.lockDirectory(descriptor, path: path) }
     func unlockDirectory(_ descriptor: Int32) { real.unlockDirectory(descriptor) }
 }
