@@ -281,7 +281,6 @@ final class ReferenceRegistry: @unchecked Sendable {
     }
 }
 
-
 /// Whether `object`'s last strong reference is gone and its `deinit` has begun.
 @inline(__always)
 private func isDeinitializing(_ object: AnyObject) -> Bool {
