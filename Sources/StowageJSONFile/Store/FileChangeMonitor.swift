@@ -250,7 +250,7 @@ final class FileChangeMonitor: Sendable {
     private func waitForEvents(until deadline: ContinuousClock.Instant) -> Bool {
         let remaining = deadline - .now
         guard remaining > .zero else { return false }
-        let milliseconds = remaining.components.seconds * 1_000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = remaining.wholeMilliseconds
         guard milliseconds > 0 else {
             sleep(for: remaining)
             return false

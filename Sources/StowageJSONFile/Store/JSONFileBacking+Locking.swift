@@ -37,10 +37,7 @@ extension JSONFileBacking {
             let patience = JSONFileBacking.replacedLockFilePatience
             return attempts >= patience.attempts && clock.now >= start.advanced(by: patience.time)
         }
-        var elapsedMilliseconds: Int64 {
-            let elapsed = (clock.now - start).components
-            return elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000
-        }
+        var elapsedMilliseconds: Int64 { (clock.now - start).wholeMilliseconds }
     }
 
     /// Runs `body` holding this process's file gate and the cross-process `flock`.
