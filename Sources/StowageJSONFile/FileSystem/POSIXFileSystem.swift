@@ -126,8 +126,7 @@ package struct POSIXFileSystem: FileSystem {
     }
 
     package func synchronizeDirectory(at path: String) throws(SystemCallError) {
-        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .lastError("opening the directory", path: path) }
+        let descriptor = try openDirectory(at: path)
         defer { _ = systemClose(descriptor) }
         try synchronizeDirectory(descriptor, path: path)
     }
