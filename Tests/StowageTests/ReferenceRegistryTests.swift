@@ -22,6 +22,7 @@ struct ReferenceRegistryTests {
             #expect(try store.value(forKey: "key.7", as: String.self) == "value 7")
         }
         #expect(ReferenceRegistry.shared.entryCount(storeID: storeID) == 0)
+        withExtendedLifetime(store) {}
     }
 
     /// Between a reference's last release and its `deinit` taking the entry
@@ -36,7 +37,7 @@ struct ReferenceRegistryTests {
         let core = ReferenceCore<InMemoryStore, String>(storeID: storeID, key: "name")
         core.state.withLock { core.setCached(.present("old"), in: &$0) }
         let window = DeinitWindow()
-        let holder = StandInHolder(StandIn(core: core, window: window))
+        let holder = StandInHolder(StandIn(store: store, core: core, window: window))
         _ = ReferenceRegistry.shared.reference(ofType: referenceType, storeID: storeID, key: "name") { holder.standIn! }
         // The last release, on another thread, whose `deinit` then waits.
         DispatchQueue.global().async { holder.standIn = nil }
@@ -52,16 +53,17 @@ struct ReferenceRegistryTests {
         #expect(try store.value(forKey: "name", as: String.self) == "new")
 
         // Asked for again, the registry makes a new reference rather than hand out the going one.
-        let replacement = StandIn(core: ReferenceCore<InMemoryStore, String>(storeID: storeID, key: "name"), window: nil)
-        let found = ReferenceRegistry.shared.reference(ofType: referenceType, storeID: storeID, key: "name") { replacement }
-        #expect(found === replacement)
+        var replacement: StandIn? = StandIn(store: store, core: ReferenceCore<InMemoryStore, String>(storeID: storeID, key: "name"), window: nil)
+        #expect(ReferenceRegistry.shared.reference(ofType: referenceType, storeID: storeID, key: "name") { replacement! } === replacement)
 
         window.mayFinish.signal()
         window.hasFinished.wait()
         // The going one took only its own entry out.
         #expect(ReferenceRegistry.shared.entryCount(storeID: storeID) == 1)
-        ReferenceRegistry.shared.removeDeadEntries(storeID: storeID, key: "name")
-        withExtendedLifetime(replacement) {}
+        // The replacement takes its own out as it goes, so the store's address,
+        // reused by another test's store, finds no entry left behind.
+        replacement = nil
+        #expect(ReferenceRegistry.shared.entryCount(storeID: storeID) == 0)
     }
 
     @Test func aValueReadThroughALiveReferenceIsTracked() {
@@ -80,24 +82,27 @@ struct ReferenceRegistryTests {
     }
 }
 
-/// Registers a core in the registry like a reference. With a window, its
+/// Registers a core in the registry like a reference: it keeps its store
+/// alive and takes its entry out in its `deinit`, so no entry outlives the
+/// store and waits for another store at the same address. With a window, its
 /// `deinit` says it has begun, then waits to be let finish before it takes
-/// its entry out, as a reference's does.
+/// its entry out.
 private final class StandIn: ChangeReceiving {
+    let store: InMemoryStore
     let core: ReferenceCore<InMemoryStore, String>
     let window: DeinitWindow?
 
-    init(core: ReferenceCore<InMemoryStore, String>, window: DeinitWindow?) {
+    init(store: InMemoryStore, core: ReferenceCore<InMemoryStore, String>, window: DeinitWindow?) {
+        self.store = store
         self.core = core
         self.window = window
     }
 
     deinit {
-        guard let window else { return }
-        window.deinitHasBegun.signal()
-        window.mayFinish.wait()
+        window?.deinitHasBegun.signal()
+        window?.mayFinish.wait()
         ReferenceRegistry.shared.removeDeadEntries(storeID: core.storeID, key: core.key)
-        window.hasFinished.signal()
+        window?.hasFinished.signal()
     }
 
     var observedKey: ObservedKey { core }
