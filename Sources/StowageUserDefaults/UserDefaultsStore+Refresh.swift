@@ -78,18 +78,9 @@ extension UserDefaultsStore {
     }
 
     #if !canImport(Darwin)
-    /// Where swift-corelibs-foundation keeps the suite: `$XDG_CONFIG_HOME`
-    /// when it is an absolute path, else `~/.config`, then the domain's name
-    /// and `.plist` (measured; it reads the variables as the process starts).
+    /// The file swift-corelibs-foundation keeps the domain in (see `SuiteFileLocation`).
     package var fileURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let folder: URL
-        if let configuration = environment["XDG_CONFIG_HOME"], configuration.hasPrefix("/") {
-            folder = URL(filePath: configuration, directoryHint: .isDirectory)
-        } else {
-            folder = URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".config", directoryHint: .isDirectory)
-        }
-        return folder.appending(path: domainName + ".plist", directoryHint: .notDirectory)
+        SuiteFileLocation.file(ofDomain: domainName)
     }
 
     /// The suite's file as a dictionary: empty when there is no file.

@@ -6,16 +6,21 @@
 // It is also the other process of the conformance suite's external change:
 // it sets one key (the value given in the exact form, as hex) or removes it.
 //
+// And, for UserDefaultsFileLocationTests, it writes one key through a store
+// and prints the file the store would reread, in whatever environment it was
+// started with.
+//
 //   StowageUserDefaultsWorker write SUITE
 //   StowageUserDefaultsWorker set SUITE KEY HEX
 //   StowageUserDefaultsWorker remove SUITE KEY
+//   StowageUserDefaultsWorker locate SUITE
 import Foundation
 import StowageTesting
 import StowageUserDefaults
 
 let arguments = CommandLine.arguments
 func usage() -> Never {
-    print("usage: StowageUserDefaultsWorker write SUITE | set SUITE KEY HEX | remove SUITE KEY")
+    print("usage: StowageUserDefaultsWorker write SUITE | set SUITE KEY HEX | remove SUITE KEY | locate SUITE")
     exit(64)
 }
 guard arguments.count >= 3 else { usage() }
@@ -32,6 +37,14 @@ case ("set", 5):
 case ("remove", 4):
     try UserDefaultsStore(suiteName: suiteName).removeValue(forKey: arguments[3])
     exit(0)
+case ("locate", 3):
+    #if canImport(Darwin)
+    usage()
+    #else
+    try UserDefaultsStore(suiteName: suiteName).set(1, forKey: "located")
+    print(try UserDefaultsStore(suiteName: suiteName).fileURL.path(percentEncoded: false))
+    exit(0)
+    #endif
 case ("write", 3): break
 default: usage()
 }
