@@ -27,6 +27,45 @@ struct FlagOverrideTests {
         #expect(flags.theme == .dark)
     }
 
+    /// An override by key equal to what the flag reads (its default, or the
+    /// remote value) is still an override: kept, announced with its new
+    /// origin, and not moved by the next payload. It once wrote nothing.
+    @Test func anOverrideByKeyEqualToTheValueReadIsStillAnOverride() async throws {
+        let overrides = InMemoryStore()
+        let flags = try FlagPole(SharedFlags(), overrides: overrides)
+        var changes = flags.changes.makeAsyncIterator()
+        try flags.update(with: ["rate-limit": 50])
+
+        try flags.override(key: "theme", with: "light")   // the default
+        try flags.override(key: "rate-limit", with: 50)   // the remote value
+        #expect(overrides.snapshot()["theme"] == "light")
+        #expect(overrides.snapshot()["rate-limit"] == 50)
+        #expect(flags.state(forKey: "theme")?.origin == .override)
+        #expect(flags.state(forKey: "rate-limit")?.origin == .override)
+
+        try flags.update(with: ["rate-limit": 80, "theme": "dark"])
+        #expect(flags.rateLimit == 50 && flags.theme == .light)
+
+        try flags.override(key: "new-checkout", with: true)   // a last change, to know that nothing came between
+        var seen: [String] = []
+        for _ in 0..<4 {
+            guard let state = await changes.next() else { break }
+            seen.append("\(state.key)=\(state.value) \(state.origin)")
+        }
+        #expect(seen == ["rate-limit=50 remote", "theme=\"light\" override", "rate-limit=50 override", "new-checkout=true override"])
+    }
+
+    /// A hand-edited override of the wrong type is replaced by a valid one
+    /// given by key, not compared with the value the layer shows in its place.
+    @Test func anOverrideByKeyReplacesNonsenseWrittenByHand() throws {
+        let overrides: InMemoryStore = ["rate-limit": "lots"]
+        let flags = try FlagPole(SharedFlags(), overrides: overrides)
+        #expect(flags.rateLimit == 100)
+        try flags.override(key: "rate-limit", with: 100)
+        #expect(overrides.snapshot()["rate-limit"] == 100)
+        #expect(flags.state(forKey: "rate-limit")?.origin == .override)
+    }
+
     @Test func removingAllOverridesRemovesLeftOversToo() throws {
         let overrides: InMemoryStore = ["retired-flag": true]
         let flags = try FlagPole(SharedFlags(), overrides: overrides)

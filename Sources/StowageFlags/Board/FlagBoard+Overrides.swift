@@ -10,9 +10,21 @@ extension FlagBoard {
                 reason: "\(type.name) takes \(type.expectation); found \(FlagValueText.render(value)).", underlyingError: error
             )
         }
-        // A compare-and-swap: written before it returns in a file store, and
-        // applied only once written, so a failure leaves nothing pending.
-        do { try store.reference(forKey: key, as: StoredValue.self).modify { $0 = canonical } } catch {
+        // A compare-and-swap on the overrides themselves: written before it
+        // returns in a file store, and applied only once written, so a failure
+        // leaves nothing pending. Not through the layered store, whose `modify`
+        // compares with the value a read gives: an override equal to the remote
+        // value or the default would change nothing there, and write nothing.
+        do {
+            while true {
+                let current = try overrides.storedValue(forKey: key, .granted)
+                guard current != canonical else { return }
+                if try overrides.replaceStoredValue(forKey: key, expecting: current, with: canonical, .granted) {
+                    overrides.announceChange(forKey: key)
+                    return
+                }
+            }
+        } catch {
             throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "the override could not be written.")
         }
     }

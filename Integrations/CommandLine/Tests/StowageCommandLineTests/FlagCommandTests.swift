@@ -41,6 +41,18 @@ struct FlagCommandTests {
         #expect(program.process.waitForLine(containing: "change new-checkout=false default") != nil)
     }
 
+    /// Setting a flag to the value it already reads makes it an override:
+    /// written to the overrides file and seen by the program. It once printed
+    /// "(override)" and wrote nothing.
+    @Test func anOverrideEqualToTheDefaultIsWrittenAndReachesTheProgram() throws {
+        let program = try Program()
+        let set = try stowage("flags", "set", "--manifest", program.manifest, "theme", "light")
+        #expect(set.status == 0 && set.output == "theme = \"light\" (override)\n")
+        let written = try String(contentsOfFile: program.folder.path("shop-flags.overrides.json"), encoding: .utf8)
+        #expect(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: String] == ["theme": "light"])
+        #expect(program.process.waitForLine(containing: "change theme=\"light\" override") != nil)
+    }
+
     @Test func theListIsAlignedForPeopleAndShowsLeftOverOverrides() throws {
         let program = try Program()
         try Data(#"{"theme": "dark", "old-flag": true}"#.utf8).write(to: program.folder.url.appending(path: "shop-flags.overrides.json"))
