@@ -98,6 +98,56 @@ struct UserDefaultsMigrationTests {
         #expect(try store.value(forKey: "brokenHomepage", as: URL.self) == nil)
     }
 
+    /// Foil keeps an array, a set or a dictionary of `Codable` values element
+    /// by element, each its own JSON bytes; an array of `Data` is itself.
+    @Test func fromFoilCollectionsOfCodableValues() throws {
+        defer { suites.removeAll() }
+        let defaults = try suites.makeStore().userDefaults
+        let other = Profile(name: "Grace", joined: Date(timeIntervalSinceReferenceDate: 0), tags: [])
+        defaults.setAsOtherCode([try JSONEncoder().encode(profile), try JSONEncoder().encode(other)], forKey: "team")
+        defaults.setAsOtherCode([try JSONEncoder().encode(profile)], forKey: "members")
+        defaults.setAsOtherCode(["lead": try JSONEncoder().encode(profile), "second": try JSONEncoder().encode(other)], forKey: "roles")
+        defaults.setAsOtherCode([Data([1, 2]), Data([3])], forKey: "blobs")
+
+        let report = try fileStore().migrate(
+            from: defaults, writtenBy: .foil,
+            keys: [
+                .key("team", as: [Profile].self), .key("members", as: Set<String>.self), .key("roles", as: [String: Profile].self),
+                .key("blobs", as: [Data].self),
+            ])
+        // A set of strings is not what Foil wrote for "members": reported, not guessed.
+        #expect(report.failures.map(\.key) == ["members"], "\(report)")
+        let store = fileStore()
+        #expect(try store.value(forKey: "team", as: [Profile].self) == [profile, other])
+        #expect(try store.value(forKey: "roles", as: [String: Profile].self) == ["lead": profile, "second": other])
+        #expect(try store.value(forKey: "blobs", as: [Data].self) == [Data([1, 2]), Data([3])])
+    }
+
+    /// The guide's own case: moving from Foil to a store over the same
+    /// defaults, the key keeping its name. The value Foil wrote is the value
+    /// the store holds, and is converted where it is, once; the wrapper then reads it.
+    @Test func fromFoilInPlace() throws {
+        defer { suites.removeAll() }
+        let store = try suites.makeStore()
+        let defaults = store.userDefaults
+        defaults.setAsOtherCode(try JSONEncoder().encode(profile), forKey: "profile")
+        defaults.setAsOtherCode(3, forKey: "launchCount")
+        let reference = store.reference(forKey: "profile", as: Profile.self)
+        #expect(reference.value == nil)
+
+        let keys: [MigratedKey] = [.key("profile", as: Profile.self), .key("launchCount", as: Int.self)]
+        let report = try store.migrate(from: defaults, writtenBy: .foil, keys: keys, removingMigratedKeys: true)
+        #expect(report.migratedKeys == ["profile"], "\(report)")
+        #expect(report.keysAlreadyInTarget == ["launchCount"])
+        #expect(report.failures.isEmpty)
+        #expect(reference.value == profile)
+        // Converted in place, so not removed as a migrated key would be.
+        #expect(try UserDefaultsStore(suiteName: try #require(store.suiteName)).value(forKey: "profile", as: Profile.self) == profile)
+        #expect(try store.value(forKey: "launchCount", as: Int.self) == 3)
+
+        #expect(try store.migrate(from: defaults, writtenBy: .foil, keys: keys).wasAlreadyDone)
+    }
+
     /// Defaults 5 and later: `Codable` as a JSON string (keys sorted), a URL
     /// as a JSON string, a `Codable` enum as JSON (`"\"dark\""`, `"10"`), an
     /// array of `Codable` values as an array of JSON strings.

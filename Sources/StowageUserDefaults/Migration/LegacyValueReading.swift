@@ -66,8 +66,27 @@ enum LegacyValueReading {
             return (nil, false)
         case .foil, .efStorage:
             // Codable values are JSON bytes; `Data` itself is kept as it is.
-            guard let data = object as? Data, !isBytes(Value.self) else { return (nil, false) }
-            return (data, true)
+            if let data = object as? Data {
+                return isBytes(Value.self) ? (nil, false) : (data, true)
+            }
+            // Foil keeps an array, a set or a dictionary of Codable values element by element, each its own JSON bytes.
+            guard format == .foil, !isBytesCollection(Value.self) else { return (nil, false) }
+            if let elements = object as? [Any], !elements.isEmpty, let texts = elements as? [Data] {
+                return (Data("[".utf8) + Data(texts.joined(separator: Data(",".utf8))) + Data("]".utf8), true)
+            }
+            if let members = object as? [String: Any], !members.isEmpty, let texts = members as? [String: Data] {
+                var json = Data("{".utf8)
+                for (offset, key) in texts.keys.sorted().enumerated() {
+                    guard let name = try? JSONEncoder().encode(key), let value = texts[key] else { return (nil, false) }
+                    if offset > 0 { json.append(contentsOf: Array(",".utf8)) }
+                    json.append(name)
+                    json.append(contentsOf: Array(":".utf8))
+                    json.append(value)
+                }
+                json.append(contentsOf: Array("}".utf8))
+                return (json, true)
+            }
+            return (nil, false)
         case .defaults:
             if let text = object as? String {
                 // A String is kept as it is; anything else kept as a string is JSON.
@@ -99,6 +118,11 @@ enum LegacyValueReading {
 
     private static func isBytes<Value>(_ type: Value.Type) -> Bool {
         Value.self == Data.self || Value.self == [UInt8].self
+    }
+
+    /// Collections of `Data`, which Foil keeps as themselves, not as JSON.
+    private static func isBytesCollection<Value>(_ type: Value.Type) -> Bool {
+        Value.self == [Data].self || Value.self == Set<Data>.self || Value.self == [String: Data].self
     }
 
     /// What the object is, for an error; never its contents, which may be secret.

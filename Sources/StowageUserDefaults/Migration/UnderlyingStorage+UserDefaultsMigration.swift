@@ -17,7 +17,10 @@ extension UnderlyingStorage {
     ///   reported in ``UserDefaultsMigrationReport/failures``, naming the key
     ///   and the type, and left where it is, as is every other value.
     /// - A key that already holds a value in this store keeps it: the store's
-    ///   value is newer than any in `UserDefaults`.
+    ///   value is newer than any in `UserDefaults`. Except the very value
+    ///   `UserDefaults` holds under the source key, as the library wrote it:
+    ///   then this store is those defaults (migrating in place, the key keeping
+    ///   its name), and the value is converted where it is.
     /// - The values and a completion record (under `completionKey`, the date
     ///   of the migration) are written in one compare-and-swap, atomic where
     ///   the store's `replaceStoredValues(expecting:with:_:)` is (the JSON
@@ -35,7 +38,8 @@ extension UnderlyingStorage {
     ///   - completionKey: where this store records that the migration ran;
     ///     the default names the library, so one migration from each can run.
     ///   - removingMigratedKeys: whether to remove the migrated keys from
-    ///     `UserDefaults` afterwards (failed and kept keys stay). Leave it
+    ///     `UserDefaults` afterwards (failed and kept keys stay, and so do keys
+    ///     converted in place or written since they were read). Leave it
     ///     `false` while code that reads them may still run.
     /// - Returns: what happened to each key.
     /// - Throws: `StorageError` when this store can not be read or written.
@@ -56,26 +60,29 @@ extension UnderlyingStorage {
                 return report
             }
             var plan = try migrationPlan(from: defaults, writtenBy: format, keys: keys)
-            var expected = plan.replacements.mapValues { _ in StoredValue?.none }
+            var expected = plan.expected
             expected[marker] = .some(nil)
             var replacements = plan.replacements.mapValues { StoredValue?.some($0) }
             replacements[marker] = .some(.date(Date()))
             guard try replaceStoredValues(expecting: expected, with: replacements, .granted) else { continue }
             announceChanges(forKeys: replacements.keys)
             if removingMigratedKeys {
-                UserDefaultsAccess.withLock {
-                    for key in plan.migratedSourceKeys { defaults.removeObject(forKey: key) }
+                let removed = UserDefaultsAccess.withLock { () -> [String] in
+                    // Only a key that still holds what was read: not one converted in place, nor one written since.
+                    let removed = plan.migratedSourceKeys.filter { key, read in Self.nativeForm(of: defaults.object(forKey: key), key: key) == read }.keys.sorted()
+                    for key in removed { defaults.removeObject(forKey: key) }
                     #if !canImport(Darwin)
                     // As the store does after each write: swift-corelibs-foundation writes its file only now.
                     defaults.synchronize()
                     #endif
+                    return removed
                 }
                 // Stores over these defaults hear of it as of any change behind their back.
                 for store in UserDefaultsStoreRegistry.stores(over: defaults) {
                     store.lastSeen.withLock { seen in
-                        for key in plan.migratedSourceKeys { seen[key] = nil }
+                        for key in removed { seen[key] = nil }
                     }
-                    store.announceChanges(forKeys: plan.migratedSourceKeys)
+                    store.announceChanges(forKeys: removed)
                 }
             }
             plan.report.migratedKeys = plan.replacements.keys.sorted()
@@ -94,6 +101,7 @@ extension UnderlyingStorage {
         for key in keys {
             // Fetched under the lock, read after it: reading runs the type's own decoding code.
             let fetched = UserDefaultsAccess.withLock { defaults.object(forKey: key.sourceKey) }
+            let legacy = Self.nativeForm(of: fetched, key: key.sourceKey)
             let read = fetched.map { object -> Result<StoredValue, StorageError> in
                 do {
                     return .success(try key.read(object, format))
@@ -117,21 +125,38 @@ extension UnderlyingStorage {
                         StorageError(
                             code: .keyConflict, key: key.sourceKey,
                             reason: "Another key of the migration also moves to \"\(key.targetKey)\"; only the first was migrated."))
-                } else if try storedValue(forKey: key.targetKey, .granted) != nil {
-                    plan.report.keysAlreadyInTarget.append(key.targetKey)
+                } else if let existing = try storedValue(forKey: key.targetKey, .granted) {
+                    // The very value UserDefaults holds, in the form the library wrote: this store is those
+                    // defaults (a migration in place, the key keeping its name), and the value moves into Stowage's form.
+                    if let legacy, existing == legacy, existing != value {
+                        plan.replacements[key.targetKey] = value
+                        plan.expected[key.targetKey] = .some(existing)
+                        plan.migratedSourceKeys[key.sourceKey] = legacy
+                    } else {
+                        plan.report.keysAlreadyInTarget.append(key.targetKey)
+                    }
                 } else {
                     plan.replacements[key.targetKey] = value
-                    plan.migratedSourceKeys.append(key.sourceKey)
+                    plan.expected[key.targetKey] = .some(nil)
+                    plan.migratedSourceKeys[key.sourceKey] = legacy
                 }
             }
         }
         return plan
+    }
+
+    /// `object` as a store over `UserDefaults` reads it; `nil` when absent or unreadable.
+    private static func nativeForm(of object: Any?, key: String) -> StoredValue? {
+        object.flatMap { try? PropertyListForm.storedValue(from: $0, key: key) }
     }
 }
 
 /// One attempt's reading of `UserDefaults`.
 private struct MigrationPlan {
     var replacements: [String: StoredValue] = [:]
-    var migratedSourceKeys: [String] = []
+    /// What the compare-and-swap expects under each key replaced: nothing, or the legacy value converted in place.
+    var expected: [String: StoredValue?] = [:]
+    /// Each key migrated, with the value read from `UserDefaults` in the form a store over it reads.
+    var migratedSourceKeys: [String: StoredValue?] = [:]
     var report = UserDefaultsMigrationReport()
 }

@@ -7,7 +7,7 @@
 ///
 /// | Library | `Codable` values | `URL` |
 /// | --- | --- | --- |
-/// | Foil (6.x) | JSON (`JSONEncoder()`) as `Data` | `set(_:forKey:)`'s own form, read with `url(forKey:)` |
+/// | Foil (6.x) | JSON (`JSONEncoder()`) as `Data`; each element of an array, a set or a dictionary on its own | `set(_:forKey:)`'s own form, read with `url(forKey:)` |
 /// | Defaults (5 to 9) | JSON as a `String`; each element of an array on its own | JSON as a `String` (`"https:\/\/…"`) |
 /// | Defaults (1 to 4) | JSON as a `String`, arrays and dictionaries whole | JSON as a `String` |
 /// | EFStorage (0.2 to 0.4) | JSON (`JSONEncoder()`) as `Data` | `absoluteString` |
