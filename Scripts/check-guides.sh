@@ -3,7 +3,10 @@
 # not drift from the API. Blocks of one document are compiled together, in
 # order, as the main.swift of one executable that depends on this package; a
 # block that starts with `// swift-tools-version` is a package manifest and is
-# checked on its own with `swift package dump-package`.
+# checked on its own with `swift package dump-package`. Then each document's
+# program runs, and must print exactly what the document shows as printed
+# (Scripts/guide-output.py; the convention is in Guides/Development.md, "How
+# a guide shows output").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/.build/guide-check"
@@ -11,30 +14,23 @@ rm -rf "$work/Sources" "$work/Manifests"
 mkdir -p "$work/Sources" "$work/Manifests"
 
 targets=()
+documents=()
 for document in "$root/README.md" "$root"/Guides/*.md; do
     # A guide whose code needs an integration's packages is compiled by that integration's package.
     grep -q '^<!-- Compiled by Integrations/' "$document" && continue
     name=$(basename "$document" .md | tr -cd '[:alnum:]')
+    python3 "$root/Scripts/guide-output.py" generate "$document" "$work/Sources/Guide$name"
     python3 - "$document" "$work" "$name" <<'PY'
 import pathlib, re, sys
 document, work, name = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
 blocks = re.findall(r"^```swift[ \t]*\n(.*?)^```", document.read_text(), flags=re.S | re.M)
-code, manifests = [], []
-for number, block in enumerate(blocks, 1):
-    if block.lstrip().startswith("// swift-tools-version"):
-        manifests.append(block)
-    else:
-        code.append(f"// {document.name}, block {number}\n{block}")
-if code:
-    target = work / "Sources" / f"Guide{name}"
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "main.swift").write_text("\n".join(code))
+manifests = [block for block in blocks if block.lstrip().startswith("// swift-tools-version")]
 for number, manifest in enumerate(manifests, 1):
     folder = work / "Manifests" / f"{name}{number}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "Package.swift").write_text(manifest)
 PY
-    [ -d "$work/Sources/Guide$name" ] && targets+=("Guide$name")
+    if [ -d "$work/Sources/Guide$name" ]; then targets+=("Guide$name"); documents+=("$document"); fi
 done
 
 {
@@ -83,9 +79,18 @@ done
 
 echo "Compiling guide code: ${targets[*]}"
 for target in "${targets[@]}"; do
-    swift build --package-path "$work" --target "$target" -Xswiftc -warnings-as-errors
+    swift build --package-path "$work" --product "$target" -Xswiftc -warnings-as-errors
 done
 echo "Every guide block compiles."
+
+# Each guide's code runs, in a scratch folder of its own with a known
+# environment, and prints exactly what the guide shows
+# (Scripts/guide-output.py; the convention is in Guides/Development.md).
+failed=0
+for index in "${!targets[@]}"; do
+    python3 "$root/Scripts/guide-output.py" run "${documents[$index]}" -- "$work/.build/debug/${targets[$index]}" || failed=1
+done
+[ "$failed" = 0 ] || { echo "A guide's code printed what the guide does not show." >&2; exit 1; }
 
 # App code can not call a store's backend requirements, which would bypass
 # the caches of references and observers: every line after the second of
