@@ -36,9 +36,10 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
     /// are created on the first write. Store objects opened on the same file
     /// with the same options share one state.
     ///
-    /// Opening never fails: a file that can not be used is reported through
-    /// ``lastError`` and `StorageError.reportingHandler` (moved aside if it is
-    /// not JSON, read-only if it can not be written).
+    /// Opening never fails: a file that can not be used is kept in
+    /// ``lastError`` and reported as a store event to
+    /// `StoreEvent.reportingHandler`: `.fileMovedAside` if it is not JSON,
+    /// `.madeReadOnly` if it can not be written.
     public init(url: URL, options: Options = Options()) {
         self.url = url
         backing = JSONFileBackingRegistry.shared.backing(forPath: url.path(percentEncoded: false), options: options)
