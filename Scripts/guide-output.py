@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The Swift code of a guide, made runnable, and what it prints checked against
-what the guide shows. Scripts/check-guides.sh and
-Scripts/check-integration-guides.sh use it; Guides/Development.md gives the
-convention ("How a guide shows output").
+what the guide shows. Scripts/check-guides.sh uses it for the root's guides,
+and .ci/run for the integrations' guides, whose code each integration package
+builds with its GuideCode plugin (Tools/GuideCode), rewritten the same way;
+Guides/Development.md gives the convention ("How a guide shows output").
 
     guide-output.py generate GUIDE.md OUTPUT_FOLDER   # main.swift + GuidePrint.swift, for the root's guides
     guide-output.py run GUIDE.md -- PROGRAM [ARGUMENTS...]   # runs PROGRAM in a scratch folder and checks
@@ -24,6 +25,7 @@ WILDCARD = "…"    # any text within one line
 PRINTS = "Prints: "   # a comment starting with it shows output of the code on or above its line
 
 # Swift that records a print: the guide line, then the text as print would write it.
+# Tools/GuideCode/Sources/GuideCodeExtractor/main.swift writes the same function.
 GUIDE_PRINT = """\
 #if canImport(Glibc)
 import Glibc

@@ -46,8 +46,8 @@ let package = Package(
             ]
         ),
 
-        // The code of Guides/Configuration.md, compiled so the guide can not drift from the API.
-        .target(
+        // The code of Guides/Configuration.md, a program that CI runs to check what it prints, so the guide can not drift from the API.
+        .executableTarget(
             name: "StowageConfigurationGuide",
             dependencies: [
                 "StowageConfiguration",

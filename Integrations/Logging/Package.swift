@@ -38,8 +38,8 @@ let package = Package(
             ]
         ),
 
-        // The code of Guides/Logging.md, compiled so the guide can not drift from the API.
-        .target(
+        // The code of Guides/Logging.md, a program that CI runs to check what it prints, so the guide can not drift from the API.
+        .executableTarget(
             name: "StowageLoggingGuide",
             dependencies: [
                 "StowageLogging",
