@@ -52,8 +52,8 @@ let package = Package(
             ]
         ),
 
-        // The code of Guides/PostgresStore.md and Guides/Fleet.md, compiled so the guides can not drift from the API.
-        .target(
+        // The code of Guides/PostgresStore.md and Guides/Fleet.md, a program that CI runs against a throwaway server to check what it prints, so the guides can not drift from the API.
+        .executableTarget(
             name: "StowagePostgresGuide",
             dependencies: [
                 "StowagePostgres", .product(name: "NIOSSL", package: "swift-nio-ssl"),
