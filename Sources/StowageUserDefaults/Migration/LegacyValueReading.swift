@@ -72,19 +72,10 @@ enum LegacyValueReading {
             // Foil keeps an array, a set or a dictionary of Codable values element by element, each its own JSON bytes.
             guard format == .foil, !isBytesCollection(Value.self) else { return (nil, false) }
             if let elements = object as? [Any], !elements.isEmpty, let texts = elements as? [Data] {
-                return (Data("[".utf8) + Data(texts.joined(separator: Data(",".utf8))) + Data("]".utf8), true)
+                return (jsonArray(of: texts), true)
             }
             if let members = object as? [String: Any], !members.isEmpty, let texts = members as? [String: Data] {
-                var json = Data("{".utf8)
-                for (offset, key) in texts.keys.sorted().enumerated() {
-                    guard let name = try? JSONEncoder().encode(key), let value = texts[key] else { return (nil, false) }
-                    if offset > 0 { json.append(contentsOf: Array(",".utf8)) }
-                    json.append(name)
-                    json.append(contentsOf: Array(":".utf8))
-                    json.append(value)
-                }
-                json.append(contentsOf: Array("}".utf8))
-                return (json, true)
+                return (jsonObject(of: texts), true)
             }
             return (nil, false)
         case .defaults:
@@ -96,16 +87,32 @@ enum LegacyValueReading {
             // tried first unless the elements are meant to be strings, which a native read of JSON text
             // would also accept (a URL percent-encodes the quotes).
             if let elements = object as? [Any], let texts = elements as? [String] {
-                return (Data(("[" + texts.joined(separator: ",") + "]").utf8), !isTextCollection(Value.self))
+                return (jsonArray(of: texts.map { Data($0.utf8) }), !isTextCollection(Value.self))
             }
-            if let members = object as? [String: Any], let texts = members as? [String: String],
-                let keys = try? texts.keys.sorted().map({ String(decoding: try JSONEncoder().encode($0), as: UTF8.self) })
-            {
-                let sortedValues = texts.keys.sorted().map { texts[$0] ?? "null" }
-                return (Data(("{" + zip(keys, sortedValues).map { "\($0):\($1)" }.joined(separator: ",") + "}").utf8), !isTextCollection(Value.self))
+            if let members = object as? [String: Any], let texts = members as? [String: String] {
+                return (jsonObject(of: texts.mapValues { Data($0.utf8) }), !isTextCollection(Value.self))
             }
             return (nil, false)
         }
+    }
+
+    /// One JSON array of elements that are each JSON text already.
+    private static func jsonArray(of elements: [Data]) -> Data {
+        Data("[".utf8) + Data(elements.joined(separator: Data(",".utf8))) + Data("]".utf8)
+    }
+
+    /// One JSON object of members that are each JSON text already, its keys sorted.
+    private static func jsonObject(of members: [String: Data]) -> Data? {
+        var json = Data("{".utf8)
+        for (offset, key) in members.keys.sorted().enumerated() {
+            guard let name = try? JSONEncoder().encode(key), let value = members[key] else { return nil }
+            if offset > 0 { json.append(contentsOf: Array(",".utf8)) }
+            json.append(name)
+            json.append(contentsOf: Array(":".utf8))
+            json.append(value)
+        }
+        json.append(contentsOf: Array("}".utf8))
+        return json
     }
 
     private static func isText<Value>(_ type: Value.Type) -> Bool {
