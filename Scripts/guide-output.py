@@ -36,7 +36,7 @@ import Darwin
 /// `print` as the guide calls it, recording which guide line printed what in
 /// the file that `STOWAGE_GUIDE_PRINTS` names (Scripts/guide-output.py checks
 /// it); without that variable, a plain print.
-{access}func guidePrint(_ line: Int, _ items: Any..., separator: String = " ", terminator: String = "\\n") {
+func guidePrint(_ line: Int, _ items: Any..., separator: String = " ", terminator: String = "\\n") {
     let text = items.map { String(describing: $0) }.joined(separator: separator) + terminator
     guard let path = getenv("STOWAGE_GUIDE_PRINTS") else { return Swift.print(text, terminator: "") }
     let record = Array("\\(line) \\(text.utf8.count)\\n\\(text)".utf8)
@@ -143,9 +143,10 @@ def print_lines(path):
 def generate(path, folder):
     path = os.path.abspath(path)
     code = []
-    if not blocks(open(path, encoding="utf-8").read()):
+    found = blocks(open(path, encoding="utf-8").read())
+    if not found:
         return
-    for start, lines in blocks(open(path, encoding="utf-8").read()):
+    for start, lines in found:
         code.append(f'#sourceLocation(file: "{path}", line: {start})')
         code.extend(rewrite(line) for line in lines)
     code.append("#sourceLocation()")
@@ -153,7 +154,7 @@ def generate(path, folder):
     with open(os.path.join(folder, "main.swift"), "w", encoding="utf-8") as file:
         file.write("\n".join(code) + "\n")
     with open(os.path.join(folder, "GuidePrint.swift"), "w", encoding="utf-8") as file:
-        file.write(GUIDE_PRINT.replace("{access}", ""))
+        file.write(GUIDE_PRINT)
 
 
 def records(path):
@@ -207,6 +208,7 @@ def compare(name, shown, printed):
 def run(path, command, show):
     """Runs the guide's program in a scratch folder of its own and checks what it printed."""
     name = os.path.relpath(path)
+    expected = expectations(path)
     with tempfile.TemporaryDirectory(prefix="guide-") as scratch:
         home, temporary = os.path.join(scratch, "home"), os.path.join(scratch, "tmp")
         os.makedirs(home)
@@ -239,10 +241,10 @@ def run(path, command, show):
     elif run.stdout:
         problem = f"{name}: printed past the guide's print calls:\n{run.stdout.rstrip()}"
     else:
-        problem = compare(name, expectations(path), printed)
+        problem = compare(name, expected, printed)
     calls = len(print_lines(path))
-    shown = sum(1 for kind, _, _ in expectations(path) if kind == "line")
-    blocks_shown = sum(1 for kind, _, _ in expectations(path) if kind == "block")
+    shown = sum(1 for kind, _, _ in expected if kind == "line")
+    blocks_shown = len(expected) - shown
     if problem:
         print(problem)
         if run.stderr.strip() and run.returncode == 0:
@@ -259,7 +261,7 @@ ASSUMED = {
     "EnvironmentStore.md": {"SHELL": "/bin/bash", "MYAPP_PATH": "/usr/bin:/bin"},
 }
 # Passed through when set: where the PostgreSQL guides find their server (Integrations/Postgres/Scripts/postgres.sh).
-PASSED = ["PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE", "DATABASE_URL", "POSTGRES_URL"]
+PASSED = ["PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE"]
 
 
 if __name__ == "__main__":
@@ -268,7 +270,5 @@ if __name__ == "__main__":
         generate(arguments[1], arguments[2])
     elif len(arguments) >= 4 and arguments[0] in ("run", "show") and arguments[2] == "--":
         sys.exit(0 if run(arguments[1], arguments[3:], arguments[0] == "show") else 1)
-    elif len(arguments) == 2 and arguments[0] == "swift-support":
-        print(GUIDE_PRINT.replace("{access}", arguments[1]))
     else:
         sys.exit(__doc__)
