@@ -51,8 +51,8 @@ struct AppWritesReachObserversTests {
         try expectChange(in: store, key: key, to: 6, by: "a reference's set(_:)") { try store.reference(forKey: key, as: Int.self).set(6) }
         try expectChange(in: store, key: key, to: 7, by: "a reference's modify") { try store.reference(forKey: key, as: Int.self).modify { $0 = ($0 ?? 0) + 1 } }
         try expectChange(in: store, key: key, to: nil, by: "a reference's remove()") { try store.reference(forKey: key, as: Int.self).remove() }
-        try expectChange(in: store, key: key, to: 8, by: "a typed key's reference") { store.reference(for: StorageKey<Int>(key, default: 0)).value = 8 }
-        try expectChange(in: store, key: key, to: nil, by: "a defaulted reference's remove()") { store.reference(for: StorageKey<Int>(key, default: 0)).remove() }
+        try expectChange(in: store, key: key, to: 8, by: "a typed key's subscript") { store[StorageKey<Int>(key, default: 0)] = 8 }
+        try expectChange(in: store, key: key, to: nil, by: "a defaulted reference's remove()") { Stored(StorageKey<Int>(key, default: 0), in: store).projectedValue.remove() }
         try expectChange(in: store, key: key, to: 9, by: "StoreSnapshot.write(to:)") { try StoreSnapshot([key: 9]).write(to: store) }
         // A migration leaves a key that already holds a value alone, so each starts from an absent key.
         try store.set(10, forKey: "old")

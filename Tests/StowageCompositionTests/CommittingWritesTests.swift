@@ -19,7 +19,8 @@ struct CommittingWritesTests {
         #expect(try reopened.value(forKey: "count", as: Int.self) == 7)
         #expect(try reopened.value(forKey: "total", as: Int.self) == 42)
 
-        try await store.removeValueAndCommit(forKey: "count")
+        try store.removeValue(forKey: "count")
+        try await store.commitPendingWrites()
         try reopened.reload()
         #expect(try reopened.value(forKey: "count", as: Int.self) == nil)
     }

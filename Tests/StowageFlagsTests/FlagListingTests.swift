@@ -36,7 +36,7 @@ struct FlagListingTests {
         let flags = try FlagPole(SharedFlags(), overrides: InMemoryStore())
         try flags.update(with: ["search": ["model": "dense"]])
         let snapshot = flags.snapshot()
-        #expect(snapshot.count == 5)
+        #expect(snapshot.entries.count == 5)
         #expect(snapshot["search.model"] == "dense" && snapshot.origins["search.model"] == "remote")
         #expect(snapshot.origins["theme"] == "default")
     }

@@ -73,7 +73,7 @@ struct FlagOverrideTests {
         try flags.override(\.search.model, with: "dense")
         #expect(try flags.removeAllOverrides() == ["new-checkout", "retired-flag", "search.model"])
         #expect(!flags.newCheckout && flags.search.model == "bm25")
-        #expect(overrides.snapshot().isEmpty)
+        #expect(overrides.snapshot().entries.isEmpty)
     }
 
     @Test func anOverrideLeftForARemovedFlagIsListedAndNeverApplied() throws {

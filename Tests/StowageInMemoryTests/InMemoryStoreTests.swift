@@ -58,7 +58,7 @@ struct InMemoryStoreTests {
         let reference = store.reference(forKey: "a", as: Int.self)
         #expect(reference.value == 1)
         store.removeAll()
-        #expect(store.snapshot().isEmpty)
+        #expect(store.snapshot().entries.isEmpty)
         #expect(reference.value == nil)
     }
 

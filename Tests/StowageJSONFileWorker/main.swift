@@ -93,7 +93,8 @@ case "set-and-exit-after":
     // set-and-exit-after <file> <key> <value> <microseconds>: sets a value with a 1 ms write delay,
     // waits, then calls exit(): the exit lands before, during or after the background write.
     // Reports go to standard output, for the test to read.
-    StorageError.reportingHandler = { error in
+    StowageReport.handler = { report in
+        guard case .error(let error) = report else { return }
         _ = "reported: \(error.message)\n".withCString { write(1, $0, strlen($0)) }
     }
     let store = JSONFileStore(url: URL(filePath: arguments[1]), options: .init(writeDelay: .milliseconds(1), changeDetection: .none))

@@ -1,15 +1,20 @@
 public import Stowage
 import Foundation
 
-/// Collects what reaches `StorageError.reportingHandler`. Installed once for
+/// Collects the errors that reach `StowageReport.handler`. Installed once for
 /// the whole test process (the hook is process-wide and tests run in
-/// parallel), so each test filters by keys of its own.
+/// parallel), so each test filters by keys of its own. The same handler hands
+/// events to ``ReportedEvents``.
 public enum ReportedErrors {
     private static let collected = Locked<[StorageError]>([])
     /// Broadcast on every report, for ``waitForReport(mentioning:seconds:)``.
     private static let arrival = NSCondition()
     private static let installation: Void = {
-        StorageError.reportingHandler = { error in
+        StowageReport.handler = { report in
+            guard case .error(let error) = report else {
+                if case .event(let event) = report { ReportedEvents.receive(event) }
+                return
+            }
             collected.withLock { $0.append(error) }
             arrival.lock()
             arrival.broadcast()

@@ -1,27 +1,25 @@
 public import Stowage
 import Foundation
 
-/// Collects what reaches `StoreEvent.reportingHandler`, as ``ReportedErrors``
-/// does for errors: installed once for the whole test process, so each test
-/// filters by a path or key of its own.
+/// Collects the events that reach `StowageReport.handler`, as ``ReportedErrors``
+/// does for errors, whose handler hands them here: installed once for the
+/// whole test process, so each test filters by a path or key of its own.
 public enum ReportedEvents {
     private static let collected = Locked<[StoreEvent]>([])
     /// What tests asked to run inside the handler, for events that mention a text of theirs.
     private static let actions = Locked<[(text: String, action: @Sendable (StoreEvent) -> Void)]>([])
     private static let arrival = NSCondition()
-    private static let installation: Void = {
-        StoreEvent.reportingHandler = { event in
-            for (text, action) in actions.withLock({ $0 }) where event.storeName.contains(text) || event.message.contains(text) {
-                action(event)
-            }
-            collected.withLock { $0.append(event) }
-            arrival.lock()
-            arrival.broadcast()
-            arrival.unlock()
+    static func receive(_ event: StoreEvent) {
+        for (text, action) in actions.withLock({ $0 }) where event.storeName.contains(text) || event.message.contains(text) {
+            action(event)
         }
-    }()
+        collected.withLock { $0.append(event) }
+        arrival.lock()
+        arrival.broadcast()
+        arrival.unlock()
+    }
 
-    public static func install() { installation }
+    public static func install() { ReportedErrors.install() }
 
     /// Runs `action` inside the handler, as a program's handler would, for
     /// each event whose store's name or message mentions `text`.

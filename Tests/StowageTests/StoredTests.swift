@@ -157,7 +157,7 @@ struct StoredTests {
     /// have; such a class keeps the projection in a `let` instead.
     @Test func aSendableClassKeepsTheProjectionInALet() {
         final class SendableModel: Sendable {
-            let count = SharedCountingStore.default.reference(for: StorageKey<Int>("sendableCount", default: 1))
+            let count = Stored(StorageKey<Int>("sendableCount", default: 1), in: SharedCountingStore.default).projectedValue
         }
         let model = SendableModel()
         #expect(model.count.value == 1)

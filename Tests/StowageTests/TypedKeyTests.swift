@@ -82,12 +82,6 @@ struct DynamicLookupTests {
         #expect(!ReportedErrors.forKey(key).isEmpty, "the unreadable value is reported, not silently taken for zero")
     }
 
-    @Test func referencesReturnTheSharedReference() {
-        let store = CountingStore()
-        let reference: StorageReference<CountingStore, Int> = store.references.launchCount
-        #expect(reference === store.reference(forKey: "launchCount", as: Int.self))
-    }
-
     @Test func valuesUseALiveReferencesCacheForValuesThatCostADecode() throws {
         let store = CountingStore()
         let reference = store.reference(forKey: "profile", as: Profile.self)

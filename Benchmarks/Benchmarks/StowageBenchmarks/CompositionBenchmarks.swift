@@ -157,7 +157,7 @@ func registerLayeredReadBenchmarks() {
             let store = layered.unwrapped
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                precondition(store.origin(forKey: "launchCount")?.layerIndex == 2)
+                precondition(store.origin(forKey: "launchCount")?.store === store.layers[2].store)
             }
         },
         setup: {
@@ -298,7 +298,7 @@ func registerSnapshotBenchmarks() {
             let store = storeState.unwrapped
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                precondition(store.snapshot().count == 1_000)
+                precondition(store.snapshot().entries.count == 1_000)
             }
         },
         setup: setUp
@@ -322,7 +322,7 @@ func registerSnapshotBenchmarks() {
             let namespace = storeState.unwrapped.namespace("all")
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                let count = try namespace.snapshot().count
+                let count = try namespace.snapshot().entries.count
                 precondition(count == 1_000)
             }
         },

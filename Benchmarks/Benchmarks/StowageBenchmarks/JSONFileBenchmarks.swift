@@ -75,7 +75,7 @@ func registerJSONFileOpenBenchmarks() {
         benchmark.startMeasurement()
         let store = JSONFileStore(url: url, options: options)
         benchmark.stopMeasurement()
-        let listed = try store.snapshot().count
+        let listed = try store.snapshot().entries.count
         precondition(listed == JSONFileFixture.keyCount && store.lastError == nil)
         try FileManager.default.removeItem(atPath: directory)
     }

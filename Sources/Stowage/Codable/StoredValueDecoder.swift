@@ -23,15 +23,15 @@
 /// ```swift
 /// let settings = try StoredValueDecoder().decode(Settings.self, from: stored)
 /// ```
-public struct StoredValueDecoder: Sendable {
+package struct StoredValueDecoder: Sendable {
     /// Makes a decoder. It has no options: the leniency above is always on, so
     /// a value reads back the same whichever store kept it.
-    public init() {}
+    package init() {}
 
     /// Decodes a value of `type` from `storedValue`.
     ///
     /// - Throws: `StorageError`, as described on the type.
-    public func decode<Value: Decodable>(_ type: Value.Type, from storedValue: StoredValue) throws -> Value {
+    package func decode<Value: Decodable>(_ type: Value.Type, from storedValue: StoredValue) throws -> Value {
         try StoredValueDecoderImplementation.decode(type, from: storedValue, at: .root)
     }
 }

@@ -21,17 +21,17 @@
 /// let stored = try StoredValueEncoder().encode(Settings(theme: .dark, volume: 7))
 /// // ["theme": "dark", "volume": 7]
 /// ```
-public struct StoredValueEncoder: Sendable {
+package struct StoredValueEncoder: Sendable {
     /// Makes an encoder. It has no options: the stored form of every type is
     /// fixed so that any store reads back what any other wrote.
-    public init() {}
+    package init() {}
 
     /// Encodes `value` as a `StoredValue`.
     ///
     /// - Throws: `StorageError` with code `.encodingFailed` when the value can
     ///   not be represented (a 128-bit integer beyond 64 bits, or a value that
     ///   asks for two kinds of container), or when its `encode(to:)` fails.
-    public func encode<Value: Encodable>(_ value: Value) throws -> StoredValue {
+    package func encode<Value: Encodable>(_ value: Value) throws -> StoredValue {
         try StoredValueEncoderImplementation.encode(value, at: .root)
     }
 }

@@ -12,7 +12,7 @@
 /// references when no higher layer shadows the key; observers are told only
 /// when the value they read changes.
 public final class LayeredStore: UnderlyingStorage, Sendable {
-    /// One store of the stack, with a name for messages and ``Origin``.
+    /// One store of the stack, with a name for messages and ``origin(forKey:)``.
     public struct Layer: Sendable {
         public let name: String
         public let store: any UnderlyingStorage
@@ -23,7 +23,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         }
 
         /// A layer named after its store's type.
-        public init(_ store: any UnderlyingStorage) {
+        init(_ store: any UnderlyingStorage) {
             self.init(String(describing: type(of: store)), store)
         }
     }
@@ -40,8 +40,8 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
 
     /// What to do with a write that a higher layer shadows.
     public enum ShadowedWritePolicy: Sendable {
-        /// Write it, and report a `.shadowedWrite` error through
-        /// `StorageError.reportingHandler`: reads still give the higher layer's value.
+        /// Write it, and report a `.shadowedWrite` error to
+        /// `StowageReport.handler`: reads still give the higher layer's value.
         case report
         /// Refuse it with a `.shadowedWrite` error, writing nothing.
         case fail
@@ -50,8 +50,8 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// The layers, highest precedence first.
     public let layers: [Layer]
     /// The index in ``layers`` of the layer that takes writes, if any.
-    public let writeLayerIndex: Int?
-    public let shadowedWritePolicy: ShadowedWritePolicy
+    package let writeLayerIndex: Int?
+    let shadowedWritePolicy: ShadowedWritePolicy
     /// Keeps this store subscribed to its layers' changes.
     let subscriptions = Locked<[ObservationToken]>([])
 
@@ -75,22 +75,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         self.init(stores.map { Layer($0) }, writingTo: writeTarget, shadowedWrites: shadowedWrites)
     }
 
-    /// Where a value read from a layered store comes from.
-    public struct Origin: Sendable, CustomStringConvertible {
-        /// The position of the layer, 0 being the highest precedence.
-        public let layerIndex: Int
-        public let name: String
-        public let store: any UnderlyingStorage
-
-        public var description: String { name }
-    }
-
     /// The layer a read of `key` takes its value from, or `nil` when no layer has it.
-    public func origin(forKey key: String) -> Origin? {
-        for (index, layer) in layers.enumerated() where layer.store.holdsValue(forKey: key) {
-            return Origin(layerIndex: index, name: layer.name, store: layer.store)
-        }
-        return nil
+    public func origin(forKey key: String) -> Layer? {
+        layers.first { $0.store.holdsValue(forKey: key) }
     }
 
     // MARK: UnderlyingStorage

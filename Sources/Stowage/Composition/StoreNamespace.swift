@@ -12,9 +12,9 @@
 /// store's keys under the prefix reach the namespace's references, and
 /// writes through the namespace reach the base store's.
 public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, Sendable {
-    public let base: Base
+    package let base: Base
     /// What every key of the namespace starts with in the base store, the separator included.
-    public let keyPrefix: String
+    package let keyPrefix: String
     /// Keeps the namespace subscribed to the base store's changes and cache discards.
     private let subscription = Locked<[ObservationToken]>([])
 
@@ -41,7 +41,7 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
     }
 
     /// The base store's key for `key` of the namespace.
-    public func baseKey(forKey key: String) -> String {
+    package func baseKey(forKey key: String) -> String {
         keyPrefix + key
     }
 

@@ -14,11 +14,11 @@
 /// Numbers also read as non-optional, zero while the key is absent, so that
 /// `+=` works; `+=` reads and then writes, so for a count that several
 /// threads or processes change, use `reference(forKey:as:).modify`, which is
-/// atomic. Errors go to `StorageError.reportingHandler`; use
+/// atomic. Errors go to `StowageReport.handler`; use
 /// ``UnderlyingStorage/value(forKey:as:)`` to handle them yourself.
 @dynamicMemberLookup
 public struct DynamicValues<Storage: UnderlyingStorage>: Sendable {
-    public let storage: Storage
+    @usableFromInline package let storage: Storage
 
     /// The value of `key` as `Value`, or `nil` when absent or unreadable; setting `nil` removes it.
     @inlinable
@@ -65,14 +65,9 @@ extension UnderlyingStorage {
     /// Keys as properties: `store.values.launchCount`.
     public var values: DynamicValues<Self> { DynamicValues(storage: self) }
 
-    /// References as properties: `store.references.launchCount`.
-    public var references: DynamicReferences<Self> { DynamicReferences(storage: self) }
 }
 
 extension DefaultInstanceProviding {
     /// Keys of the default instance as properties: `InMemoryStore.values.launchCount`.
     public static var values: DynamicValues<Self> { DynamicValues(storage: .default) }
-
-    /// References into the default instance as properties.
-    public static var references: DynamicReferences<Self> { DynamicReferences(storage: .default) }
 }

@@ -87,7 +87,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The same error attributed to `key`, unless it already names one.
-    public func attributed(toKey key: String) -> StorageError {
+    @usableFromInline package func attributed(toKey key: String) -> StorageError {
         guard self.key == nil else { return self }
         var copy = self
         copy.key = key
@@ -95,7 +95,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The same error attributed to the store named `storeName`, unless it already names one.
-    public func attributed(toStore storeName: String) -> StorageError {
+    @usableFromInline package func attributed(toStore storeName: String) -> StorageError {
         guard self.storeName == nil else { return self }
         var copy = self
         copy.storeName = storeName
@@ -103,7 +103,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Wraps any error as a `StorageError` about `key`, keeping a `StorageError` as it is.
-    public static func wrapping(_ error: any Error, key: String, code: Code, reason: String) -> StorageError {
+    @usableFromInline package static func wrapping(_ error: any Error, key: String, code: Code, reason: String) -> StorageError {
         if let storageError = error as? StorageError { return storageError.attributed(toKey: key) }
         return StorageError(code: code, key: key, reason: reason, underlyingError: error)
     }

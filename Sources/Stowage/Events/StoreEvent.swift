@@ -3,13 +3,15 @@
 /// read-only, a write went through after failing, it lost its server and
 /// caught up again.
 ///
-/// Stores report events through ``reportingHandler``, as errors met where
-/// nothing could throw go through `StorageError.reportingHandler`. The
-/// `StowageLogging` package (`Integrations/Logging`) sends both to a `Logger`.
+/// Stores report events to ``StowageReport/handler``, with the errors met
+/// where nothing could throw. The `StowageLogging` package
+/// (`Integrations/Logging`) sends both to a `Logger`. Each store names the
+/// kinds it reports beside its own code (the JSON file store's
+/// `fileMovedAside`, the PostgreSQL store's `disconnected`).
 ///
 /// ```swift
-/// StoreEvent.reportingHandler = { event in
-///     if event.kind == .fileMovedAside { alertOperator(event.message) }
+/// StowageReport.handler = { report in
+///     if case .event(let event) = report, event.severity >= .error { alertOperator(event.message) }
 /// }
 /// ```
 ///
@@ -24,31 +26,14 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
 
         public var description: String { name }
 
-        /// A file that was not valid JSON was renamed aside, so no data is
-        /// destroyed; the store goes on from the values it held before.
-        /// `details["backup"]` is the new path.
-        public static let fileMovedAside = Kind("fileMovedAside")
-        /// The store refuses writes from now on: no permission, a file it will
-        /// not overwrite. ``StoreEvent/error`` says why; writes fail with
-        /// `.readOnly` until the cause is gone.
-        public static let madeReadOnly = Kind("madeReadOnly")
-        /// A store that was read-only accepts writes again; changes it kept
-        /// meanwhile are written now.
-        public static let writableAgain = Kind("writableAgain")
         /// A write failed, was tried again, and succeeded: nothing was lost.
         /// `details["attempts"]` counts the tries.
         public static let writeRetriedAndSucceeded = Kind("writeRetriedAndSucceeded")
-        /// A store that works through a server lost it; reads come from its
-        /// cache, and changes made elsewhere may be missed until it is back.
-        public static let disconnected = Kind("disconnected")
-        /// A store read all of its values again after it may have missed
-        /// changes, after a disconnection say, and is current again.
-        public static let resynchronized = Kind("resynchronized")
     }
 
     /// How much an operator should care, from routine to needing action; the
     /// levels of a logger.
-    public enum Severity: Int, Hashable, Sendable, Comparable, CustomStringConvertible {
+    public enum Severity: Int, Hashable, Sendable, Comparable {
         /// Routine, worth a line in a log and no more.
         case info
         /// Worth noticing, needing no action: a write went through on retry,
@@ -60,15 +45,6 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
         case error
 
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-
-        public var description: String {
-            switch self {
-            case .info: "info"
-            case .notice: "notice"
-            case .warning: "warning"
-            case .error: "error"
-            }
-        }
     }
 
     public var kind: Kind
@@ -105,5 +81,12 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
         text += message
         if let error { text += " (\(error.message))" }
         return text
+    }
+}
+
+extension StoreEvent {
+    /// Hands the event to ``StowageReport/handler``.
+    package func report() {
+        StowageReport.event(self).report()
     }
 }

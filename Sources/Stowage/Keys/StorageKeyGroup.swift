@@ -64,7 +64,7 @@ extension StorageKeyGroup {
     }
 
     /// The full name of the key whose last part is `name`.
-    public static func keyName(_ name: String) -> String {
+    package static func keyName(_ name: String) -> String {
         let strategy = keyStrategy
         return strategy.key(joining: groupParts(styledBy: strategy) + [strategy.styled(name)])
     }

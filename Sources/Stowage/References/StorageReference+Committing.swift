@@ -8,11 +8,6 @@ extension StorageReference {
         try await storage.commitPendingWrites()
     }
 
-    /// Removes the key and returns once the removal is durable.
-    public func removeAndCommit() async throws {
-        try await setAndCommit(nil)
-    }
-
     /// ``modify(_:)`` for async code: awaits the store's compare-and-swap
     /// instead of blocking a thread on it (a networked store's takes a round
     /// trip). It returns once the write is durable: a compare-and-swap is

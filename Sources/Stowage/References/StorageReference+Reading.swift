@@ -1,12 +1,13 @@
 import Synchronization
 
 extension StorageReference {
-    /// Reads the value, throwing any error. (A failed read is also reported
-    /// once through `StorageError.reportingHandler`, like every failed read.)
+    /// Reads the value, throwing any error; for Stowage's own throwing reads
+    /// (`store.value(forKey:)`). A failed read is also reported once, like
+    /// every failed read.
     /// - Returns: the value, or `nil` when the key is absent.
     /// - Throws: ``StorageError`` when the store fails or the value is not a valid `Value`.
     @inlinable
-    public func read() throws -> Value? {
+    package func read() throws -> Value? {
         core.trackAccess()
         switch readResult() {
         case .absent: return nil
@@ -17,7 +18,7 @@ extension StorageReference {
 
     /// Whether the store holds a value for the key (readable as `Value` or not).
     @inlinable
-    public var hasStoredValue: Bool {
+    package var hasStoredValue: Bool {
         core.trackAccess()
         if case .absent = readResult() { return false }
         return true

@@ -46,7 +46,7 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
     }
 
     /// The value, or `nil` when the key is absent or its value can not be read
-    /// as `Value` (the error goes to ``lastError`` and `StorageError.reportingHandler`).
+    /// as `Value` (the error goes to ``lastError`` and ``StowageReport``).
     /// Setting `nil` removes the key; a failed write is reported the same way.
     @inlinable
     public var value: Value? {

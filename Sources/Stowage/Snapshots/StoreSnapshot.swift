@@ -33,10 +33,6 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// The keys, sorted.
     public var keys: [String] { entries.keys.sorted() }
 
-    public var count: Int { entries.count }
-
-    public var isEmpty: Bool { entries.isEmpty }
-
     /// The value of `key`; setting changes this copy only.
     public subscript(key: String) -> StoredValue? {
         get { entries[key] }
@@ -83,7 +79,7 @@ extension StoreSnapshot: CustomStringConvertible, CustomDebugStringConvertible {
     /// `<redacted>` and, for a layered store, the layer it comes from.
     public var description: String {
         let lines = keys.map { key in "\(key) = \(shownValue(forKey: key))" + (origins[key].map { " (from \($0))" } ?? "") }
-        return "StoreSnapshot(\(count) \(count == 1 ? "key" : "keys"))" + lines.map { "\n  " + $0 }.joined()
+        return "StoreSnapshot(\(entries.count) \(entries.count == 1 ? "key" : "keys"))" + lines.map { "\n  " + $0 }.joined()
     }
 
     public var debugDescription: String { description }

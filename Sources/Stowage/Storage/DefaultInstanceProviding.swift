@@ -1,7 +1,7 @@
 /// A store with one natural, process-wide instance (EFStorage's `makeDefault`).
 ///
 /// Conforming enables the wrapper initialisers without `in:` and the
-/// type-level `Store.values` and `Store.references`.
+/// type-level `Store.values`.
 ///
 /// ```swift
 /// extension InMemoryStore: DefaultInstanceProviding {

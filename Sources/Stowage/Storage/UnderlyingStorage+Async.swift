@@ -17,10 +17,4 @@ extension UnderlyingStorage {
     public func setAndCommit<Value: Storable>(_ value: Value, forKey key: String) async throws {
         try await reference(forKey: key, as: Value.self).setAndCommit(value)
     }
-
-    /// Removes `key` and returns once the removal is durable.
-    public func removeValueAndCommit(forKey key: String) async throws {
-        try removeValue(forKey: key)
-        try await commitPendingWrites()
-    }
 }

@@ -32,14 +32,14 @@ public enum StoredValue: Sendable {
     case dictionary([String: StoredValue])
 
     /// Makes the canonical integer case for `value`: signed when it fits `Int64`.
-    public static func integer<Integer: BinaryInteger>(_ value: Integer) -> StoredValue? {
+    package static func integer<Integer: BinaryInteger>(_ value: Integer) -> StoredValue? {
         if let signed = Int64(exactly: value) { return .signedInteger(signed) }
         if let unsigned = UInt64(exactly: value) { return .unsignedInteger(unsigned) }
         return nil
     }
 
     /// A short name of the case, used in error messages so they never quote a value.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

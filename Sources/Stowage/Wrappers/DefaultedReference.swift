@@ -23,7 +23,7 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     ///   - reference: the shared reference to read and write through.
     ///   - makeDefault: what reads yield while the key is absent or unreadable.
     ///   - persistsDefault: whether a read that finds the key absent writes the default.
-    public init(_ reference: StorageReference<Storage, Value>, default makeDefault: @escaping @Sendable () -> Value, persistsDefault: Bool = false) {
+    package init(_ reference: StorageReference<Storage, Value>, default makeDefault: @escaping @Sendable () -> Value, persistsDefault: Bool = false) {
         self.reference = reference
         core = reference.core
         self.makeDefault = makeDefault

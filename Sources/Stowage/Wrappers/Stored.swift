@@ -15,7 +15,7 @@
 /// ```
 ///
 /// The getter never traps: a value that can not be read as `Value` yields the
-/// default and is reported (`$setting.lastError`, `StorageError.reportingHandler`).
+/// default and is reported (`$setting.lastError`, ``StowageReport``).
 /// The projected value (`$setting`) is a ``DefaultedReference``: the shared
 /// ``StorageReference`` plus this property's default.
 ///
@@ -56,7 +56,7 @@ public struct Stored<Storage: UnderlyingStorage, Value: Storable>: Sendable {
 
     /// A property for a typed key in `storage`, with the key's default.
     public init(_ key: StorageKey<Value>, in storage: Storage, persistsDefault: Bool = false) {
-        projectedValue = storage.reference(for: key).persistingDefault(persistsDefault)
+        projectedValue = storage.defaultedReference(for: key).persistingDefault(persistsDefault)
     }
 }
 

@@ -50,7 +50,7 @@ extension EnvironmentStore {
         /// Whether a line that is not an assignment (`KEY: value`, a name
         /// without `=`, a quoted name) is skipped, as other dotenv tools do,
         /// rather than failing the whole file. Each skipped line is reported
-        /// through `StorageError.reportingHandler` with its line number. By
+        /// through `StowageReport.handler` with its line number. By
         /// default such a line is an error: a typo should not hide a setting.
         public var skipsMalformedLines: Bool
 

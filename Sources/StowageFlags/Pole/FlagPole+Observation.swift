@@ -3,7 +3,7 @@ extension FlagPole {
     /// an override, a remote update or another process; an independent
     /// stream per call.
     ///
-    /// A key path that names no flag is reported (`StorageError.reportingHandler`)
+    /// A key path that names no flag is reported (`StowageReport.handler`)
     /// and gives a stream of the value it reads now, which then ends.
     public func changes<Value: Storable>(_ keyPath: KeyPath<Container, Value>) -> AsyncStream<Value> {
         do { return try reference(of: keyPath).changes } catch {

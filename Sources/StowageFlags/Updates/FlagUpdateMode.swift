@@ -15,7 +15,7 @@ public struct FlagUpdateResult: Sendable {
     public var changedKeys: [String]
     /// One error per entry left out: a key no flag has, or a value not of its
     /// flag's type. Each names the key, the type expected and the value, and
-    /// was reported through `StorageError.reportingHandler`.
+    /// was reported through `StowageReport.handler`.
     public var rejected: [StorageError]
     /// The flags whose overrides the update removed (only with
     /// ``FlagPole/Options/remoteUpdatesClearOverrides``), sorted.

@@ -38,7 +38,7 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
     ///
     /// Opening never fails: a file that can not be used is kept in
     /// ``lastError`` and reported as a store event to
-    /// `StoreEvent.reportingHandler`: `.fileMovedAside` if it is not JSON,
+    /// `StowageReport.handler`: `.fileMovedAside` if it is not JSON,
     /// `.madeReadOnly` if it can not be written.
     public init(url: URL, options: Options = Options()) {
         self.url = url

@@ -28,7 +28,9 @@ enum DisruptedWriters {
     static func faulted(_ options: SoakOptions) -> Int32 {
         let store = JSONFileStore(url: URL(filePath: options.required("file")), options: .init(writeDelay: .milliseconds(20), changeDetection: .none))
         // Failed background writes are reported and retried; the coordinator judges by the file.
-        StorageError.reportingHandler = { _ in }
+        StowageReport.handler = { report in
+            if case .event = report { FileHandle.standardError.write(Data("Stowage: \(report)\n".utf8)) }
+        }
         while let line = readLine() {
             guard let value = Int(line) else { continue }
             do {

@@ -26,7 +26,10 @@ enum SoakWorker {
         let started = ContinuousClock.now
 
         let problems = ErrorLog()
-        StorageError.reportingHandler = { error in problems.record("reported: \(error)") }
+        // Errors are problems; events (a write that went through on retry) are told, as by default.
+        StowageReport.handler = { report in
+            if case .error(let error) = report { problems.record("reported: \(error)") } else { FileHandle.standardError.write(Data("Stowage: \(report)\n".utf8)) }
+        }
         let url = URL(filePath: file)
         do {
             try JSONFileStore.configureDefault(url: url)

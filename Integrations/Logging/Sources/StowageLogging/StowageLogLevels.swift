@@ -24,7 +24,7 @@ public import Stowage
 /// ```swift
 /// var levels = StowageLogLevels()
 /// levels.errorCodes[.typeMismatch] = .notice
-/// levels.eventKinds[.resynchronized] = .info
+/// levels.eventKinds[StoreEvent.Kind("resynchronized")] = .info
 /// ```
 public struct StowageLogLevels: Sendable {
     /// The level of an event of each severity.

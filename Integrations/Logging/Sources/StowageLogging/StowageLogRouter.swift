@@ -1,9 +1,9 @@
 public import Logging
 public import Stowage
 
-/// Sends what Stowage reports to a `Logger` of the program's: the errors met
-/// where nothing could throw (`StorageError.reportingHandler`) and the events
-/// stores go through (`StoreEvent.reportingHandler`).
+/// Sends what Stowage reports (`StowageReport.handler`) to a `Logger` of the
+/// program's: the errors met where nothing could throw and the events stores
+/// go through.
 ///
 /// Stowage never makes a logger of its own. The program's logger carries the
 /// program's handler, level and metadata, as swift-log asks of libraries.
@@ -28,11 +28,18 @@ public struct StowageLogRouter: Sendable {
     }
 
     /// Sends every report of the process, from now on, to ``logger``: it
-    /// replaces both reporting handlers, so call it once, at start-up.
+    /// replaces `StowageReport.handler`, so call it once, at start-up.
     public func install() {
         let router = self
-        StorageError.reportingHandler = { router.log($0) }
-        StoreEvent.reportingHandler = { router.log($0) }
+        StowageReport.handler = { router.log($0) }
+    }
+
+    /// Logs one report, an error or an event.
+    public func log(_ report: StowageReport) {
+        switch report {
+        case .error(let error): log(error)
+        case .event(let event): log(event)
+        }
     }
 
     /// Logs one error report: the store's name and the error's sentence.

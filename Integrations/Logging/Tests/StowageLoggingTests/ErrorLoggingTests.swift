@@ -65,14 +65,14 @@ struct ErrorLoggingTests {
         let handler = InMemoryLogHandler()
         var levels = StowageLogLevels()
         levels.errorCodes[.typeMismatch] = .debug
-        levels.eventKinds[.resynchronized] = .info
+        levels.eventKinds[StoreEvent.Kind("resynchronized")] = .info
         var logger = Logger(label: "test") { _ in handler }
         logger.logLevel = .info
         let router = StowageLogRouter(logger: logger, levels: levels)
 
         router.log(StorageError(code: .typeMismatch, key: "a", reason: "expected Int, found a string.", storeName: "S"))
         router.log(StorageError(code: .invalidValue, key: "b", reason: "not a date.", storeName: "S"))
-        router.log(StoreEvent(.resynchronized, severity: .notice, storeName: "S", message: "current again."))
+        router.log(StoreEvent(StoreEvent.Kind("resynchronized"), severity: .notice, storeName: "S", message: "current again."))
         #expect(handler.entries.map(\.level) == [.warning, .info], "the debug line is below the logger's level")
         #expect(handler.entries.map { $0.text(StowageLogMetadata.key) } == ["b", nil])
     }

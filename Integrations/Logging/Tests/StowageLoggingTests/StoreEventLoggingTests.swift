@@ -68,12 +68,12 @@ struct StoreEventLoggingTests {
     @Test func theRouterLogsAnOutageAsAWarningAndItsEndAsANotice() {
         let store = "PostgresStore(127.0.0.1:5432/app, schema stowage, namespace \"\(UUID())\")"
         StoreEvent(
-            .disconnected, severity: .warning, storeName: store,
+            StoreEvent.Kind("disconnected"), severity: .warning, storeName: store,
             message: "The store lost the database: could not commit 1 key; they stay queued.",
             error: StorageError(code: .storeFailure, reason: "connection refused", storeName: store)
         ).report()
         StoreEvent(
-            .resynchronized, severity: .notice, storeName: store, message: "The store reached the database again after 1.5 s.",
+            StoreEvent.Kind("resynchronized"), severity: .notice, storeName: store, message: "The store reached the database again after 1.5 s.",
             details: ["outage_seconds": "1.5", "changed_keys": "3"]
         ).report()
 

@@ -76,7 +76,8 @@ struct PostgresStoreFleetTests {
         _ = try await firstElement(of: writerStatus) { !$0.receivesChanges }
 
         try await writer.setAndCommit("changed", forKey: "key1")
-        try await writer.removeValueAndCommit(forKey: "key2")
+        try writer.removeValue(forKey: "key2")
+        try await writer.commitPendingWrites()
         try database.psql("DELETE FROM stowage.entries WHERE namespace = '\(namespace)' AND key = 'key3'")
         try database.psql("UPDATE stowage.entries SET value = '\"by the operator\"' WHERE namespace = '\(namespace)' AND key = 'key4'")
         try await writer.setAndCommit("new", forKey: "key10")

@@ -94,5 +94,5 @@ struct PostgresStorePushTests {
 
 extension PostgresStore {
     /// How many keys reads find now.
-    fileprivate var storedEntriesCount: Int { (try? snapshot().count) ?? -1 }
+    fileprivate var storedEntriesCount: Int { (try? snapshot().entries.count) ?? -1 }
 }

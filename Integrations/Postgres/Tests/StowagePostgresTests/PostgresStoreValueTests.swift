@@ -64,7 +64,8 @@ struct PostgresStoreValueTests {
         let namespace = TestDatabase.uniqueNamespace()
         let store = try await database.openStore(namespace: namespace)
         try await store.setAndCommit(1, forKey: "gone")
-        try await store.removeValueAndCommit(forKey: "gone")
+        try store.removeValue(forKey: "gone")
+        try await store.commitPendingWrites()
 
         let row = try await database.withClient { client in
             var found: (String?, Bool)?

@@ -63,7 +63,8 @@ enum ConfigValueMapping {
             return try read(type, from: source)
         } catch let error as StorageError {
             // The same error, its store and cause kept, with what was asked for in front.
-            var explained = error.attributed(toKey: key)
+            var explained = error
+            if explained.key == nil { explained.key = key }
             explained.reason = "the value can not be read as swift-configuration's \(type) (\(swiftTypeName(of: type))): \(error.reason)"
             throw explained
         } catch {

@@ -747,12 +747,13 @@ final class PostgresStoreBacking: Sendable {
     /// Reports on the announcements queue, never on the executor's thread,
     /// which every store's timers share: a handler that blocks holds up no store.
     private func report(_ error: StorageError) {
-        let error = error.attributed(toStore: name)
-        announcements.async { StorageError.reportingHandler(error) }
+        var error = error
+        if error.storeName == nil { error.storeName = name }
+        announcements.async { [error] in StowageReport.error(error).report() }
     }
 
     private func report(_ event: StoreEvent) {
-        announcements.async { event.report() }
+        announcements.async { StowageReport.event(event).report() }
     }
 
     private func announce(_ keys: Set<String>) {

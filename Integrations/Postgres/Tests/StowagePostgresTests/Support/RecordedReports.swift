@@ -6,17 +6,22 @@ import StowagePostgres
 /// waits for the report it expects rather than reading the list at once.
 enum RecordedReports {
     /// Every `StorageError` reported since the first test asked.
-    static let errors: ReportLog<StorageError> = {
-        let log = ReportLog<StorageError>()
-        StorageError.reportingHandler = { log.record($0) }
-        return log
-    }()
+    static var errors: ReportLog<StorageError> { installed.errors }
 
     /// Every `StoreEvent` reported since the first test asked.
-    static let events: ReportLog<StoreEvent> = {
-        let log = ReportLog<StoreEvent>()
-        StoreEvent.reportingHandler = { log.record($0) }
-        return log
+    static var events: ReportLog<StoreEvent> { installed.events }
+
+    /// The one handler, installed once, sorting reports into the two logs.
+    private static let installed: (errors: ReportLog<StorageError>, events: ReportLog<StoreEvent>) = {
+        let errors = ReportLog<StorageError>()
+        let events = ReportLog<StoreEvent>()
+        StowageReport.handler = { report in
+            switch report {
+            case .error(let error): errors.record(error)
+            case .event(let event): events.record(event)
+            }
+        }
+        return (errors, events)
     }()
 }
 

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What Stowage tells a program where no call could throw: an error met by a
+/// wrapper's getter or setter, `store.values`, or an observer; or an event a
+/// store went through on its own (a file moved aside, a lost server).
+///
+/// Both go to one handler, installed once at start-up, so a program sends
+/// everything Stowage has to say to one logger (the `StowageLogging` package
+/// does it) and a test collects it in one place.
+///
+/// ```swift
+/// StowageReport.handler = { report in
+///     switch report {
+///     case .error(let error): logger.warning("\(error)")
+///     case .event(let event): logger.notice("\(event)")
+///     }
+/// }
+/// ```
+public enum StowageReport: Sendable, CustomStringConvertible {
+    /// A failure that could not be thrown; the value read fell back or the change was not kept.
+    case error(StorageError)
+    /// Something a store went through on its own.
+    case event(StoreEvent)
+
+    /// Where every report goes. The default writes one line to standard
+    /// error. It is called without any Stowage lock held, on the thread that
+    /// met what it reports.
+    public static var handler: @Sendable (StowageReport) -> Void {
+        get { handlerBox.withLock { $0 } }
+        set { handlerBox.withLock { $0 = newValue } }
+    }
+
+    private static let handlerBox = Locked<@Sendable (StowageReport) -> Void> { report in
+        let line = "Stowage: \(report)\n"
+        _ = line.withCString { text in write(2, text, strlen(text)) }
+    }
+
+    /// Hands the report to the current handler; for stores, Stowage's and
+    /// others' (the PostgreSQL store reports its outages with it).
+    public func report() {
+        let handler = Self.handler
+        handler(self)
+    }
+
+    public var description: String {
+        switch self {
+        case .error(let error): error.description
+        case .event(let event): event.description
+        }
+    }
+}
