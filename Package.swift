@@ -12,7 +12,10 @@ let package = Package(
         .library(name: "StowageUserDefaults", targets: ["StowageUserDefaults"]),
         .library(name: "StowageFlags", targets: ["StowageFlags"]),
         .library(name: "StowageTesting", targets: ["StowageTesting"]),
-        .executable(name: "stowage-example", targets: ["StowageExample"]),
+        // JSON text of a `StoredValue`, both ways, for stores outside this package that keep values as text.
+        .library(name: "StowageJSON", targets: ["StowageJSON"]),
+        // The example is no product: `swift run stowage-example` reaches it in a clone, and users of
+        // the package never see it.
     ],
     targets: [
         // The library.
@@ -20,7 +23,8 @@ let package = Package(
         // The Swift runtime's test of whether an object is being deinitialised, declared for C's calling convention.
         .target(name: "StowageSwiftRuntime"),
         .target(name: "StowageInMemory", dependencies: ["Stowage"]),
-        // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores.
+        // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores;
+        // public only for JSON text (`jsonText()`, `StoredValue(jsonText:)`).
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
         .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
         .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
@@ -83,8 +87,9 @@ let package = Package(
         .executableTarget(name: "StowageInstructionCounts", dependencies: ["StowageInMemory", "StowageFlags"], path: "Tools/StowageInstructionCounts"),
 
         // The example the README runs.
+        // Named as the command runs it, since no product names it.
         .executableTarget(
-            name: "StowageExample",
+            name: "stowage-example",
             dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageFlags"],
             path: "Examples/StowageExample"
         ),

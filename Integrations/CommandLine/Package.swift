@@ -9,8 +9,12 @@ let package = Package(
         .executable(name: "stowage", targets: ["StowageCommandLine"]),
     ],
     dependencies: [
+        // release: remove-begin
+        // Lines up to a remove-end need this repository's folders: Scripts/release.sh leaves them out
+        // of the published package, and puts the core's URL in place of its path.
         // Named, because a path dependency is otherwise known by its folder's name.
         .package(name: "Stowage", path: "../.."),
+        // release: remove-end
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -20,6 +24,7 @@ let package = Package(
             dependencies: [
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "StowageEnvironment", package: "Stowage"),
+                .product(name: "StowageJSON", package: "Stowage"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

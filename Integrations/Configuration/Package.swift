@@ -10,15 +10,19 @@ let package = Package(
         .executable(name: "stowage-configuration-example", targets: ["StowageConfigurationExample"]),
     ],
     dependencies: [
+        // release: remove-begin
+        // Lines up to a remove-end need this repository's folders: Scripts/release.sh leaves them out
+        // of the published package, and puts the core's URL in place of its path.
         // Named, because a path dependency is otherwise known by its folder's name.
         .package(name: "Stowage", path: "../.."),
-        // No traits: the bridge needs only the core types and the in-memory providers, so the
-        // JSON, YAML, reloading and logging support (and their dependencies) stay out of the build.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         // The plugin that compiles the guides' code, shared by every integration.
         .package(path: "../../Tools/GuideCode"),
         // The clock, samples and tables every integration's benchmarks share.
         .package(path: "../../Tools/BenchmarkSupport"),
+        // release: remove-end
+        // No traits: the bridge needs only the core types and the in-memory providers, so the
+        // JSON, YAML, reloading and logging support (and their dependencies) stay out of the build.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
     ],
     targets: [
         // The bridge, both ways.
@@ -26,7 +30,7 @@ let package = Package(
             name: "StowageConfiguration",
             dependencies: [
                 .product(name: "Stowage", package: "Stowage"),
-                .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "StowageJSON", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
@@ -46,6 +50,7 @@ let package = Package(
             ]
         ),
 
+        // release: remove-begin
         // The code of Guides/Configuration.md, a program that CI runs to check what it prints, so the guide can not drift from the API.
         .executableTarget(
             name: "StowageConfigurationGuide",
@@ -59,6 +64,7 @@ let package = Package(
             path: "Guides/StowageConfigurationGuide",
             plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
         ),
+        // release: remove-end
 
         // The example, and the benchmarks with their own small timing harness.
         .executableTarget(
@@ -69,6 +75,7 @@ let package = Package(
             ],
             path: "Examples/StowageConfigurationExample"
         ),
+        // release: remove-begin
         .executableTarget(
             name: "StowageConfigurationBenchmarks",
             dependencies: [
@@ -78,6 +85,7 @@ let package = Package(
             ],
             path: "Benchmarks/StowageConfigurationBenchmarks"
         ),
+        // release: remove-end
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,11 +10,15 @@ let package = Package(
         .executable(name: "stowage-logging-example", targets: ["StowageLoggingExample"]),
     ],
     dependencies: [
+        // release: remove-begin
+        // Lines up to a remove-end need this repository's folders: Scripts/release.sh leaves them out
+        // of the published package, and puts the core's URL in place of its path.
         // Named, because a path dependency is otherwise known by its folder's name.
         .package(name: "Stowage", path: "../.."),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The plugin that compiles the guides' code, shared by every integration.
         .package(path: "../../Tools/GuideCode"),
+        // release: remove-end
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Stowage's reports and store events, to a Logger the program passes in.
@@ -38,6 +42,7 @@ let package = Package(
             ]
         ),
 
+        // release: remove-begin
         // The code of Guides/Logging.md, a program that CI runs to check what it prints, so the guide can not drift from the API.
         .executableTarget(
             name: "StowageLoggingGuide",
@@ -49,6 +54,7 @@ let package = Package(
             path: "Guides/StowageLoggingGuide",
             plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
         ),
+        // release: remove-end
 
         // The example (swift run --package-path Integrations/Logging stowage-logging-example).
         .executableTarget(

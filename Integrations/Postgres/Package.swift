@@ -10,16 +10,20 @@ let package = Package(
         .executable(name: "stowage-postgres-example", targets: ["StowagePostgresExample"]),
     ],
     dependencies: [
+        // release: remove-begin
+        // Lines up to a remove-end need this repository's folders: Scripts/release.sh leaves them out
+        // of the published package, and puts the core's URL in place of its path.
         // Named, because a path dependency is otherwise known by its folder's name.
         .package(name: "Stowage", path: "../.."),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The plugin that compiles the guides' code, shared by every integration.
         .package(path: "../../Tools/GuideCode"),
         // The clock, samples and tables every integration's benchmarks share.
         .package(path: "../../Tools/BenchmarkSupport"),
+        // release: remove-end
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The store.
@@ -27,7 +31,7 @@ let package = Package(
             name: "StowagePostgres",
             dependencies: [
                 .product(name: "Stowage", package: "Stowage"),
-                .product(name: "StowageJSONFile", package: "Stowage"),
+                .product(name: "StowageJSON", package: "Stowage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -52,6 +56,7 @@ let package = Package(
             ]
         ),
 
+        // release: remove-begin
         // The code of Guides/PostgresStore.md and Guides/Fleet.md, a program that CI runs against a throwaway server to check what it prints, so the guides can not drift from the API.
         .executableTarget(
             name: "StowagePostgresGuide",
@@ -63,10 +68,13 @@ let package = Package(
             path: "Guides/StowagePostgresGuide",
             plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
         ),
+        // release: remove-end
 
         // The example (run against a server the script starts: Scripts/example.sh).
         .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
+        // release: remove-begin
         .executableTarget(name: "StowagePostgresBenchmarks", dependencies: [.product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"), "StowagePostgres", .product(name: "StowageInMemory", package: "Stowage")], path: "Benchmarks/StowagePostgresBenchmarks"),
+        // release: remove-end
 
         // Reads the store's cache N times for callgrind to count (the root's Scripts/instruction-counts.sh runs it under Scripts/postgres.sh).
         .executableTarget(name: "StowagePostgresInstructionCounts", dependencies: ["StowagePostgres"], path: "Tools/StowagePostgresInstructionCounts"),

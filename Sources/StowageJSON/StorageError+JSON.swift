@@ -1,4 +1,9 @@
-import Stowage
+public import Stowage
+
+extension StorageError.Code {
+    /// Bytes that should hold JSON text are not valid JSON.
+    public static let invalidJSON = Self("invalidJSON")
+}
 
 extension StorageError {
     /// JSON text that breaks the grammar, with the place it happened.

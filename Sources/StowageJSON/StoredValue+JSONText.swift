@@ -1,5 +1,4 @@
 public import Stowage
-import StowageJSON
 
 extension StoredValue {
     /// The compact JSON text the JSON file store writes for this value.

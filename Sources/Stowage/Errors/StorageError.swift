@@ -34,8 +34,6 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let storeFailure = Code("storeFailure")
         /// The store does not accept writes.
         public static let readOnly = Code("readOnly")
-        /// Bytes that should hold JSON text are not valid JSON.
-        public static let invalidJSON = Code("invalidJSON")
         /// Two keys can not both be kept as asked: in a nested layout one would
         /// be both a value and the prefix of others; in the environment two keys
         /// would name the same variable.

@@ -36,7 +36,9 @@ struct BenchmarkDatabase: Sendable {
 
     /// Opens a store and waits for its first load.
     func openStore(namespace: String, options: PostgresStore.Options = .init()) async throws -> PostgresStore {
-        try await PostgresStore.connect(configuration: configuration, namespace: namespace, options: options, timeout: .seconds(30))
+        let store = try PostgresStore(configuration: configuration, namespace: namespace, options: options)
+        try await store.ready(timeout: .seconds(30))
+        return store
     }
 
     /// Creates the store's tables (opening a store does) and the baselines' schema.

@@ -2,7 +2,7 @@ import StowagePostgres
 import StowageBenchmarkSupport
 
 /// Group d: opening a store on a namespace of 10,000 keys
-/// (`PostgresStore.connect`, which returns once the first load is done)
+/// (`PostgresStore(configuration:namespace:)` and `ready()`, which returns once the first load is done)
 /// against a plain client that connects and selects the same rows, as the
 /// store's load does, decoding each into a dictionary. Both pay for a new
 /// connection (TCP and SCRAM authentication); the store also creates its
@@ -59,7 +59,7 @@ struct LoadBenchmarks {
         var table = ResultTable(title: "d. First load of a namespace of \(Format.grouped(keyCount)) keys", ratioHeading: "p50 / baseline p50")
         let subjects = [
             ("new client, connect, `SELECT` the namespace's rows, decoded — baseline", fresh),
-            ("`PostgresStore.connect(configuration:namespace:)`", opened),
+            ("`PostgresStore(configuration:namespace:)` and `ready()`", opened),
             ("context: the same `SELECT` on a connected client", warm),
         ]
         for (index, (name, samples)) in subjects.enumerated() {

@@ -32,7 +32,8 @@ let configuration = PostgresClient.Configuration(
 
 do {
     // Opening waits for the first load, so the reads below give the database's values.
-    let store = try await PostgresStore.connect(configuration: configuration, namespace: "checkout-service")
+    let store = try PostgresStore(configuration: configuration, namespace: "checkout-service")
+    try await store.ready()
     print("Opened \(store)")
 
     /// A service's view of its settings: wrappers read from the store's cache, never the network.
@@ -69,7 +70,8 @@ do {
 
     // Another server of the fleet (a second store here, as another process would open it) changes
     // the banner: the database notifies every store listening, and this one's observer hears it.
-    let anotherServer = try await PostgresStore.connect(configuration: configuration, namespace: "checkout-service")
+    let anotherServer = try PostgresStore(configuration: configuration, namespace: "checkout-service")
+    try await anotherServer.ready()
     let sent = ContinuousClock.now
     try await anotherServer.setAndCommit("Back at 14:00", forKey: Settings.Checkout.banner.name)
     guard await arrives("Back at 14:00", on: heard.stream, within: .seconds(10)) else {

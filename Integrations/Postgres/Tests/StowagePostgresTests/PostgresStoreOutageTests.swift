@@ -90,7 +90,8 @@ struct PostgresStoreOutageTests {
         let name = "silent-\(UUID().uuidString.prefix(8).lowercased())"
         var configuration = database.configuration
         configuration.options.additionalStartupParameters = [("application_name", name)]
-        let store = try await PostgresStore.connect(configuration: configuration, namespace: namespace, options: Self.options)
+        let store = try PostgresStore(configuration: configuration, namespace: namespace, options: Self.options)
+        try await store.ready()
         try await store.setAndCommit("before", forKey: "motto")
 
         let pids = try database.psql("SELECT pid FROM pg_stat_activity WHERE application_name = '\(name)'").split(separator: "\n").compactMap { pid_t($0) }

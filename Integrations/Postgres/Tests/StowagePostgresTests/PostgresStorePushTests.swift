@@ -81,7 +81,8 @@ struct PostgresStorePushTests {
         let recorder = RecordedReports.errors
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
-        let store = try await PostgresStore.connect(configuration: configuration, namespace: "one", options: .init(schema: schema), timeout: .seconds(30))
+        let store = try PostgresStore(configuration: configuration, namespace: "one", options: .init(schema: schema))
+        try await store.ready(timeout: .seconds(30))
         let report = await recorder.first { $0.message.contains("\"\(schema)\" have no notification triggers") }
         #expect(report?.message.contains("The tables' owner adds the triggers by opening a store once") == true, "\(report?.message ?? "no report")")
         #expect(report?.message.contains(password) == false)

@@ -17,7 +17,8 @@ struct PostgresStoreSecurityTests {
         var configuration = try database.tlsConfiguration()
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         let plain = try await database.openStore(namespace: namespace)  // listens first, without TLS
-        let store = try await PostgresStore.connect(configuration: configuration, namespace: namespace, timeout: .seconds(30))
+        let store = try PostgresStore(configuration: configuration, namespace: namespace)
+        try await store.ready(timeout: .seconds(30))
         try await store.setAndCommit("over TLS", forKey: "channel")
 
         let listenerName = "\(applicationName) listener"
@@ -34,7 +35,8 @@ struct PostgresStoreSecurityTests {
         #expect(encrypted[listenerName]?.count == 1, "the store's listening connection was not found")
         #expect(encrypted.values.joined().allSatisfy { $0 })
         withExtendedLifetime(plain) {}
-        let reopened = try await PostgresStore.connect(configuration: database.tlsConfiguration(), namespace: namespace, timeout: .seconds(30))
+        let reopened = try PostgresStore(configuration: database.tlsConfiguration(), namespace: namespace)
+        try await reopened.ready(timeout: .seconds(30))
         #expect(try reopened.value(forKey: "channel", as: String.self) == "over TLS")
     }
 

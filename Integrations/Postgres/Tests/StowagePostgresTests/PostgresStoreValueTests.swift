@@ -1,4 +1,5 @@
 import Foundation
+import StowageJSON
 import StowagePostgres
 import Testing
 

@@ -3,6 +3,7 @@
 import Foundation
 import Stowage
 import StowageJSONFile
+import StowageJSON
 import StowagePostgres
 import Synchronization
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StowageJSON
 import Foundation
 import StowageFlags
 

@@ -1,4 +1,5 @@
 import Foundation
+import StowageJSON
 import StowageFlags
 
 /// A value typed on the command line: a JSON literal (`true`, `250`, `1.5`,

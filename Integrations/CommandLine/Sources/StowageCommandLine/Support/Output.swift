@@ -1,4 +1,5 @@
 import Foundation
+import StowageJSON
 import StowageEnvironment
 import StowageFlags
 

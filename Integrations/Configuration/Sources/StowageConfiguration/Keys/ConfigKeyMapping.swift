@@ -8,7 +8,7 @@ public import Configuration
 /// `"search.vector-index"`), and splits a Stowage key on it again.
 ///
 /// A Stowage key has no context, so the separator mappings ignore a
-/// ``AbsoluteConfigKey/context``: every context reads the same value. A
+/// `AbsoluteConfigKey.context`: every context reads the same value. A
 /// mapping of your own can fold the context into the key:
 ///
 /// ```swift

@@ -22,7 +22,7 @@ import Foundation
 /// - Keys: a configuration key's components are joined with `"."` into the
 ///   Stowage key (``ConfigKeyMapping``); its context is ignored, since a
 ///   Stowage key has none.
-/// - Values: each ``ConfigType`` is read as the Swift type Stowage knows for
+/// - Values: each `ConfigType` is read as the Swift type Stowage knows for
 ///   it, through the store's own decoding, so the environment's `"0x1F"`
 ///   reads as 31 for `int`. A value with no exact form of the type asked for
 ///   (a dictionary, 1.5 as an `int`, an integer beyond `Int`) throws a

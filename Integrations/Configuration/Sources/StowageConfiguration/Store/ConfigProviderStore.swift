@@ -20,7 +20,7 @@ public import Stowage
 /// - **Listing**: a provider looks values up by key and type and can not
 ///   list its keys, so `storedEntries` and `snapshot()` throw `.unsupported`.
 /// - **A read with no type** (`storedValue(forKey:)`, what Stowage keeps and
-///   compares): the provider is asked for each ``ConfigType`` in turn, text
+///   compares): the provider is asked for each `ConfigType` in turn, text
 ///   first, and the first answer that is not an error wins; text first
 ///   because a provider that keeps text (environment variables) answers it
 ///   for every value exactly as written, while asking it for `int` first
@@ -216,11 +216,11 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
         }
         for (key, read) in early {
             guard case .answered(let answered) = read else {
-                announceChange(forKey: key)
+                announceChanges(forKeys: [key])
                 continue
             }
             let current = try? firstAnswer(forKey: key, lookup: snapshot.value(forKey:type:))
-            if (current ?? nil).map({ StoredValue(configContent: $0.content) }) != answered { announceChange(forKey: key) }
+            if (current ?? nil).map({ StoredValue(configContent: $0.content) }) != answered { announceChanges(forKeys: [key]) }
         }
     }
 

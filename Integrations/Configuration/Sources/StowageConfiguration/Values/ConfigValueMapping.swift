@@ -5,7 +5,7 @@ import Foundation
 #endif
 public import Configuration
 public import Stowage
-import StowageJSONFile
+import StowageJSON
 
 // The one place where Stowage's values and swift-configuration's meet, in
 // both directions. Guides/Configuration.md has the same rules as a table;

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Stowage
-import StowageJSONFile
+import StowageJSON
 
 /// The statements one store runs, on its own connection pool, for its namespace.
 ///

@@ -1,5 +1,5 @@
 import Stowage
-import StowageJSONFile
+import StowageJSON
 
 /// What one notification on a store's channel says changed, as the
 /// tables' trigger writes it (see `PostgresSchema.createVersion2`).

@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 import Stowage
-import StowageJSONFile
+import StowageJSON
 
 /// A store whose values live in PostgreSQL, one truth for every process and
 /// host that opens the same namespace.
@@ -9,9 +9,8 @@ import StowageJSONFile
 /// **Reads** never touch the network: they are served from the store's
 /// cache, filled by a first load when the store opens. Until that load is
 /// done, every key reads as absent (a wrapper gives its default); await
-/// ``ready(timeout:)``, or open the store with
-/// ``connect(configuration:namespace:options:timeout:)``, to start from the
-/// database's values.
+/// ``ready(timeout:)`` (``waitUntilReady(timeout:)`` in synchronous code)
+/// to start from the database's values.
 ///
 /// **Changes made elsewhere** (another store, an operator's `UPDATE` in
 /// `psql`) reach the cache and the keys' observers within milliseconds: a
@@ -24,7 +23,7 @@ import StowageJSONFile
 /// **Writes** (`set`, a wrapper's setter, `removeValue`) are written
 /// behind: the cache takes the value at once, and the store's worker commits
 /// queued writes in order, a run of them in one statement. A write is
-/// durable once committed; ``flush(timeout:)`` and
+/// durable once committed; ``flush()`` and
 /// ``commitPendingWrites()`` (behind `setAndCommit` and `modifyAndCommit`)
 /// return only then. While the database is unreachable, writes stay queued
 /// and are tried again with growing delays, never dropped; `flush` fails
@@ -102,6 +101,7 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     ///     opens a pool of its own with it (at most
     ///     ``Options/maximumConnections``).
     ///   - namespace: the part of the table this store sees.
+    ///   - options: timeouts, the pool's size, the schema and how changes are pushed.
     /// - Throws: `StorageError` when the namespace or the schema name can not be used.
     public init(configuration: PostgresClient.Configuration, namespace: String = "default", options: Options = .init()) throws(StorageError) {
         guard !namespace.unicodeScalars.contains("\u{0}") else {
@@ -136,16 +136,6 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
             }
             : nil
         backing.start(listeningWith: listen) { [weak self] keys in self?.announceChanges(forKeys: keys) }
-    }
-
-    /// Opens a store and waits until it has loaded its values.
-    /// - Throws: `StorageError` (`.timedOut`) when the database did not answer within `timeout`, saying why.
-    public static func connect(
-        configuration: PostgresClient.Configuration, namespace: String = "default", options: Options = .init(), timeout: Duration = .seconds(10)
-    ) async throws(StorageError) -> PostgresStore {
-        let store = try PostgresStore(configuration: configuration, namespace: namespace, options: options)
-        try await store.ready(timeout: timeout)
-        return store
     }
 
     deinit {

@@ -1,7 +1,7 @@
 import Dispatch
 import PostgresNIO
 import Stowage
-import StowageJSONFile
+import StowageJSON
 
 /// The part of a store that outlives its last user until its queued writes
 /// are committed: the cache, the queue, and the worker that serves it.

@@ -1,4 +1,5 @@
 import Foundation
+import StowageJSON
 import StowageJSONFile
 import StowagePostgres
 import Testing

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Logging
 import NIOSSL
+import StowageJSON
 import StowageJSONFile
 import StowagePostgres
 import Testing
@@ -75,7 +76,9 @@ struct TestDatabase: Sendable {
 
     /// Opens a store on this server and waits until it has loaded.
     func openStore(namespace: String, options: PostgresStore.Options = .init()) async throws -> PostgresStore {
-        try await PostgresStore.connect(configuration: configuration, namespace: namespace, options: options, timeout: .seconds(30))
+        let store = try PostgresStore(configuration: configuration, namespace: namespace, options: options)
+        try await store.ready(timeout: .seconds(30))
+        return store
     }
 
     /// Runs `body` with a client of its own, for SQL a test runs beside the store, as an operator would.

@@ -1,5 +1,6 @@
 import Foundation
-import StowageJSONFile
+import Stowage
+import StowageJSON
 import Testing
 
 /// `StoredValue.jsonText()` and `init(jsonText:)`, the file store's exact
