@@ -19,7 +19,7 @@ struct GuideCode: BuildToolPlugin {
         let guides = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "md" }
             .filter { guide in
-                // The line itself, not a mention of it (Architecture.md quotes it).
+                // The line itself, not a mention of it (a design article quotes it).
                 let text = (try? String(contentsOf: guide, encoding: .utf8)) ?? ""
                 return text.split(separator: "\n").contains { $0.hasPrefix(marker) }
             }
