@@ -6,7 +6,7 @@ let package = Package(
     name: "StowageCommandLine",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "stowage", targets: ["StowageCommandLine"]),
+        .executable(name: "stowage", targets: ["StowageCommandLine"])
     ],
     dependencies: [
         // release: remove-begin

@@ -73,7 +73,12 @@ let package = Package(
         // The example (run against a server the script starts: Scripts/example.sh).
         .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
         // release: remove-begin
-        .executableTarget(name: "StowagePostgresBenchmarks", dependencies: [.product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"), "StowagePostgres", .product(name: "StowageInMemory", package: "Stowage")], path: "Benchmarks/StowagePostgresBenchmarks"),
+        .executableTarget(
+            name: "StowagePostgresBenchmarks",
+            dependencies: [
+                .product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"), "StowagePostgres",
+                .product(name: "StowageInMemory", package: "Stowage"),
+            ], path: "Benchmarks/StowagePostgresBenchmarks"),
         // release: remove-end
 
         // Reads the store's cache N times for callgrind to count (the root's Scripts/instruction-counts.sh runs it under Scripts/postgres.sh).

@@ -1,4 +1,3 @@
-
 /// A thread-safe store that keeps values in memory for the life of the process.
 ///
 /// Use ``default`` for process-wide settings, and a fresh `InMemoryStore()` for

@@ -43,12 +43,13 @@ struct JSONMemberOrder {
             let (leadingBytes, followingBytes) = keyBytes.withUnsafeBytes { buffer in
                 (Self.bigEndianWord(of: buffer, from: start), Self.bigEndianWord(of: buffer, from: start + 8))
             }
-            members.append(Member(
-                leadingBytes: leadingBytes,
-                followingBytes: followingBytes,
-                keyRange: start..<keyBytes.count,
-                valueIndex: values.count
-            ))
+            members.append(
+                Member(
+                    leadingBytes: leadingBytes,
+                    followingBytes: followingBytes,
+                    keyRange: start..<keyBytes.count,
+                    valueIndex: values.count
+                ))
             values.append(value)
             keys?.append(key)
         }
@@ -105,4 +106,3 @@ struct JSONMemberOrder {
         return lhs.count < rhs.count
     }
 }
-

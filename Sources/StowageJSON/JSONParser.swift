@@ -67,7 +67,7 @@ package struct JSONParser: Sendable {
     package struct Document: Sendable {
         /// The top-level value.
         package var value: StoredValue
-    
+
         package var duplicateKeys: [DuplicateKey]
 
         /// Makes a document; the parser makes them, tests compare with them.

@@ -67,7 +67,9 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
         guard isPlainName, let userDefaults = UserDefaults(suiteName: suiteName) else {
             throw StorageError(
                 code: .storeFailure,
-                reason: "The suite name \"\(suiteName)\" can not name a suite: it must be a name, without a slash, and not the app's own bundle identifier or NSGlobalDomain.")
+                reason:
+                    "The suite name \"\(suiteName)\" can not name a suite: it must be a name, without a slash, and not the app's own bundle identifier or NSGlobalDomain."
+            )
         }
         self.userDefaults = userDefaults
         self.suiteName = suiteName
@@ -108,7 +110,9 @@ public final class UserDefaultsStore: UnderlyingStorage, DefaultInstanceProvidin
         try replace([key: newValue], expecting: [key: expected])
     }
 
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         try replace(replacements, expecting: expected)
     }
 

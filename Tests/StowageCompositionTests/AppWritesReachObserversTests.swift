@@ -19,7 +19,7 @@ struct AppWritesReachObserversTests {
         sourceLocation: SourceLocation = #_sourceLocation, _ change: () throws -> Void
     ) throws {
         let wrapper = Stored<Store, Int>(wrappedValue: -1, key, in: store)
-        _ = wrapper.wrappedValue   // fills the reference's cache
+        _ = wrapper.wrappedValue  // fills the reference's cache
         let seen = Collected<Int?>()
         let valueArrived = DispatchSemaphore(value: 0)
         let token = wrapper.projectedValue.reference.observe { value in
@@ -49,10 +49,14 @@ struct AppWritesReachObserversTests {
         try expectChange(in: store, key: key, to: 4, by: "a typed key's subscript") { store[StorageKey<Int>(key, default: 0)] = 4 }
         try expectChange(in: store, key: key, to: 5, by: "a reference's value") { store.reference(forKey: key, as: Int.self).value = 5 }
         try expectChange(in: store, key: key, to: 6, by: "a reference's set(_:)") { try store.reference(forKey: key, as: Int.self).set(6) }
-        try expectChange(in: store, key: key, to: 7, by: "a reference's modify") { try store.reference(forKey: key, as: Int.self).modify { $0 = ($0 ?? 0) + 1 } }
+        try expectChange(in: store, key: key, to: 7, by: "a reference's modify") {
+            try store.reference(forKey: key, as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
+        }
         try expectChange(in: store, key: key, to: nil, by: "a reference's remove()") { try store.reference(forKey: key, as: Int.self).remove() }
         try expectChange(in: store, key: key, to: 8, by: "a typed key's subscript") { store[StorageKey<Int>(key, default: 0)] = 8 }
-        try expectChange(in: store, key: key, to: nil, by: "a defaulted reference's remove()") { Stored(StorageKey<Int>(key, default: 0), in: store).projectedValue.remove() }
+        try expectChange(in: store, key: key, to: nil, by: "a defaulted reference's remove()") {
+            Stored(StorageKey<Int>(key, default: 0), in: store).projectedValue.remove()
+        }
         try expectChange(in: store, key: key, to: 9, by: "StoreSnapshot.write(to:)") { try StoreSnapshot([key: 9]).write(to: store) }
         // A migration leaves a key that already holds a value alone, so each starts from an absent key.
         try store.set(10, forKey: "old")

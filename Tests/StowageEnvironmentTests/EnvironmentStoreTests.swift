@@ -25,15 +25,16 @@ struct EnvironmentStoreTests {
         environment["STOWAGE_WORKER_VALUE"] = "0x2A"
         let (status, output) = try WorkerProcess.environment.run([], environment: environment)
         #expect(status == 0)
-        #expect(output.split(separator: "\n") == [
-            "read: 42",
-            "before reload: 42",
-            "after reload: 7",
-            "overlay in the environment: nil",
-            "mirrored: 9",
-            "mirrored after reload: 9",
-            "mirror removed: nil",
-        ])
+        #expect(
+            output.split(separator: "\n") == [
+                "read: 42",
+                "before reload: 42",
+                "after reload: 7",
+                "overlay in the environment: nil",
+                "mirrored: 9",
+                "mirrored after reload: 9",
+                "mirror removed: nil",
+            ])
     }
 
     @Test func writesGoToTheOverlayAndNeverToTheProcessEnvironment() throws {

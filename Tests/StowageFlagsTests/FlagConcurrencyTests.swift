@@ -25,7 +25,8 @@ struct FlagConcurrencyTests {
     @Test(arguments: ["in-memory", "JSON file"])
     func readersNeverSeeHalfAPayload(remoteKind: String) async throws {
         let directory = TemporaryDirectory()
-        let remote: any UnderlyingStorage = remoteKind == "in-memory"
+        let remote: any UnderlyingStorage =
+            remoteKind == "in-memory"
             ? InMemoryStore() : JSONFileStore(url: directory.url("remote.json"), options: .init(changeDetection: .none))
         let flags = try FlagPole(Generation(), overrides: InMemoryStore(), remote: remote)
         let failures = Locked<[String]>([])
@@ -33,10 +34,13 @@ struct FlagConcurrencyTests {
         await runOnParallelThreads(4) { thread in
             if thread == 0 {
                 for generation in 1...Self.payloads {
-                    do { try flags.update(with: ["first": .signedInteger(Int64(generation)), "second": .signedInteger(Int64(generation)),
-                                                 "group": ["third": .signedInteger(Int64(generation)), "fourth": .signedInteger(Int64(generation))],
-                                                 "last": .signedInteger(Int64(generation))]) }
-                    catch { failures.withLock { $0.append("update \(generation): \(error)") } }
+                    do {
+                        try flags.update(with: [
+                            "first": .signedInteger(Int64(generation)), "second": .signedInteger(Int64(generation)),
+                            "group": ["third": .signedInteger(Int64(generation)), "fourth": .signedInteger(Int64(generation))],
+                            "last": .signedInteger(Int64(generation)),
+                        ])
+                    } catch { failures.withLock { $0.append("update \(generation): \(error)") } }
                 }
                 done.withLock { $0 = true }
             } else if thread == 1 {

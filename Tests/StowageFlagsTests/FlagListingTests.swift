@@ -57,10 +57,12 @@ struct FlagListingTests {
 
     @Test func everyValueTypeIsReadUpdatedOverriddenAndDescribed() throws {
         let flags = try FlagPole(EveryType(), overrides: InMemoryStore())
-        let result = try flags.update(with: Data(#"""
-            {"enabled": true, "count": -7, "small": 255, "wide": -9223372036854775808, "huge": 18446744073709551615,
-             "ratio": -0.0, "name": "grace", "region": "us", "limits": {"burst": 1, "perMinute": 2}}
-            """#.utf8))
+        let result = try flags.update(
+            with: Data(
+                #"""
+                {"enabled": true, "count": -7, "small": 255, "wide": -9223372036854775808, "huge": 18446744073709551615,
+                 "ratio": -0.0, "name": "grace", "region": "us", "limits": {"burst": 1, "perMinute": 2}}
+                """#.utf8))
         #expect(result.rejected.isEmpty)
         #expect(flags.enabled && flags.count == -7 && flags.small == 255 && flags.wide == .min && flags.huge == .max)
         #expect(flags.ratio == 0 && flags.ratio.sign == .minus)
@@ -77,10 +79,11 @@ struct FlagListingTests {
         #expect(flags.limits.burst == 5 && flags.region == .eu)
 
         let kinds = flags.definitions.map(\.type.kind)
-        #expect(kinds == [
-            .bool, .integer(isSigned: true, bitWidth: 64), .integer(isSigned: false, bitWidth: 8), .integer(isSigned: true, bitWidth: 64),
-            .integer(isSigned: false, bitWidth: 64), .floatingPoint, .string, .choice(["eu", "us"]), .other,
-        ])
+        #expect(
+            kinds == [
+                .bool, .integer(isSigned: true, bitWidth: 64), .integer(isSigned: false, bitWidth: 8), .integer(isSigned: true, bitWidth: 64),
+                .integer(isSigned: false, bitWidth: 64), .floatingPoint, .string, .choice(["eu", "us"]), .other,
+            ])
         #expect(flags.definitions.last?.defaultValue == ["burst": 10, "perMinute": 600])
     }
 }

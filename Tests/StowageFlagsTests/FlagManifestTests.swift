@@ -44,12 +44,16 @@ struct FlagManifestTests {
         let notJSON = directory.write("{", to: "broken.json")
         let other = directory.write(#"{"format": "something-else", "version": 1}"#, to: "other.json")
         let later = directory.write(#"{"format": "stowage-flags", "version": 99}"#, to: "later.json")
-        let flag = #"{"key": "a", "path": ["a"], "description": "", "groups": [], "default": 1, "type": {"name": "Int", "kind": "integer", "signed": true, "bits": 64}}"#
-        let manifest = #"{"format": "stowage-flags", "version": 1, "container": "C", "keyStrategy": {"separator": ".", "caseStyle": "kebab-case"}, "remoteUpdateTimeKey": "t", "flags": "#
+        let flag =
+            #"{"key": "a", "path": ["a"], "description": "", "groups": [], "default": 1, "type": {"name": "Int", "kind": "integer", "signed": true, "bits": 64}}"#
+        let manifest =
+            #"{"format": "stowage-flags", "version": 1, "container": "C", "keyStrategy": {"separator": ".", "caseStyle": "kebab-case"}, "remoteUpdateTimeKey": "t", "flags": "#
         let twice = directory.write(manifest + "[\(flag), \(flag)]}", to: "twice.json")
         let oddWidth = directory.write(manifest + "[\(flag.replacingOccurrences(of: "64", with: "63"))]}", to: "odd.json")
         #expect(try FlagManifest(contentsOf: directory.write(manifest + "[\(flag)]}", to: "good.json")).flags.map(\.key) == ["a"])
-        for (url, expected) in [(notJSON, "not JSON"), (other, "format"), (later, "version 99"), (twice, "a key no other flag has"), (oddWidth, "8, 16, 32 or 64")] {
+        for (url, expected) in [
+            (notJSON, "not JSON"), (other, "format"), (later, "version 99"), (twice, "a key no other flag has"), (oddWidth, "8, 16, 32 or 64"),
+        ] {
             #expect {
                 try FlagManifest(contentsOf: url)
             } throws: { error in

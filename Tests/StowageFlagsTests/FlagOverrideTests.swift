@@ -36,8 +36,8 @@ struct FlagOverrideTests {
         var changes = flags.changes.makeAsyncIterator()
         try flags.update(with: ["rate-limit": 50])
 
-        try flags.override(key: "theme", with: "light")   // the default
-        try flags.override(key: "rate-limit", with: 50)   // the remote value
+        try flags.override(key: "theme", with: "light")  // the default
+        try flags.override(key: "rate-limit", with: 50)  // the remote value
         #expect(overrides.snapshot()["theme"] == "light")
         #expect(overrides.snapshot()["rate-limit"] == 50)
         #expect(flags.state(forKey: "theme")?.origin == .override)
@@ -46,7 +46,7 @@ struct FlagOverrideTests {
         try flags.update(with: ["rate-limit": 80, "theme": "dark"])
         #expect(flags.rateLimit == 50 && flags.theme == .light)
 
-        try flags.override(key: "new-checkout", with: true)   // a last change, to know that nothing came between
+        try flags.override(key: "new-checkout", with: true)  // a last change, to know that nothing came between
         var seen: [String] = []
         for _ in 0..<4 {
             guard let state = await changes.next() else { break }

@@ -40,7 +40,7 @@ struct FlagSourceTests {
         #expect(ReportedErrors.forKey("theme").contains { $0.message.contains("\"purple\"") && $0.message.contains("keeps its previous override value") })
 
         directory.write(#"{"theme": "#, to: "overrides.json")
-        try? store.reload()   // reported by the file store, which keeps what it read last
+        try? store.reload()  // reported by the file store, which keeps what it read last
         #expect(flags.theme == .dark && flags.search.model == "dense")
         #expect(flags.all.map(\.origin) == [.default, .default, .override, .default, .override])
     }

@@ -49,10 +49,13 @@ struct FlagUpdateTests {
         let unknown = "retired-\(UInt64.random(in: 0...UInt64.max))"
         let result = try flags.update(with: Data(#"{"rate-limit": "lots", "new-checkout": true, "\#(unknown)": 1}"#.utf8), mode: .patch)
         #expect(flags.newCheckout)
-        #expect(flags.rateLimit == 7)   // keeps its value
+        #expect(flags.rateLimit == 7)  // keeps its value
         let wrongType = try #require(result.rejected.first { $0.key == "rate-limit" })
         #expect(wrongType.code == .typeMismatch)
-        #expect(wrongType.message == #"Key "rate-limit": the payload's value "lots" is not a valid Int, which takes a whole number from -9223372036854775808 to 9223372036854775807. The flag keeps its value."#)
+        #expect(
+            wrongType.message
+                == #"Key "rate-limit": the payload's value "lots" is not a valid Int, which takes a whole number from -9223372036854775808 to 9223372036854775807. The flag keeps its value."#
+        )
         let stranger = try #require(result.rejected.first { $0.key == unknown })
         #expect(stranger.message.contains("names no flag") && stranger.message.contains("1"))
         #expect(!ReportedErrors.forKey(unknown).isEmpty)
@@ -66,7 +69,7 @@ struct FlagUpdateTests {
         let result = try flags.update(with: Data(#"{"rate-limit": "lots"}"#.utf8))
         #expect(result.rejected.compactMap(\.key) == ["rate-limit"])
         #expect(flags.rateLimit == 7 && flags.state(forKey: "rate-limit")?.origin == .remote)
-        #expect(!flags.newCheckout)   // left out of the full state
+        #expect(!flags.newCheckout)  // left out of the full state
         #expect(result.changedKeys == ["new-checkout"])
     }
 

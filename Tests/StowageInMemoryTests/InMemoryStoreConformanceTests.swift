@@ -223,7 +223,8 @@ extension InMemoryStoreConformanceTests {
             return entries.withLock { $0 }.merging(removed) { current, _ in current }
         }
 
-        func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+        func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool
+        {
             guard flaws.contains(.replacesKeysOneByOne) else {
                 return entries.withLock { entries in
                     guard expected.allSatisfy({ entries[storedKey($0.key)] == $0.value }) else { return false }

@@ -43,4 +43,3 @@ struct AtomicFileReplacementTests {
         #expect(fileSystem.closedDescriptors.all.last == descriptor, "the handed-over folder must be closed")
     }
 }
-

@@ -104,4 +104,3 @@ final class Counter: Sendable {
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }
-

@@ -13,7 +13,8 @@ struct JSONFileStoreFaultTests {
         let directory = TemporaryDirectory()
         let original = "{\n  \"kept\": \"original\"\n}\n"
         writeFile(directory.file(), original)
-        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: step, code: code))
+        let store = JSONFileStore(
+            path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: step, code: code))
         try store.set("new", forKey: "kept")
 
         let error = #expect(throws: StorageError.self) { try store.flush() }
@@ -36,7 +37,8 @@ struct JSONFileStoreFaultTests {
     @Test func aMultiKeySwapWhoseWriteFailsIsTakenBackAndTellsReferences() throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"old": 1}"#)
-        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .rename, code: EIO))
+        let store = JSONFileStore(
+            path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .rename, code: EIO))
         let old = store.reference(forKey: "old", as: Int.self), new = store.reference(forKey: "new", as: Int.self)
         #expect(old.value == 1 && new.value == nil)
         #expect(throws: StorageError.self) { try store.migrateValue(from: "old", to: "new") }
@@ -52,7 +54,8 @@ struct JSONFileStoreFaultTests {
     func aModifyOrTransactionWhoseWriteFailsIsTakenBackSoNoOtherWriteIsLost(step: FaultInjectingFileSystem.Step) throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"count": 5, "note": "kept"}"#)
-        let failing = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: step, code: EIO))
+        let failing = JSONFileStore(
+            path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: step, code: EIO))
         let count = failing.reference(forKey: "count", as: Int.self)
         try failing.set("pending", forKey: "plain")
 
@@ -120,7 +123,8 @@ struct JSONFileStoreFaultTests {
     @Test func aModifyWhoseFolderFsyncFailsKeepsTheChangeTheFileHolds() throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"count": 5}"#)
-        let failing = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: EIO))
+        let failing = JSONFileStore(
+            path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: EIO))
         let count = failing.reference(forKey: "count", as: Int.self)
         #expect(throws: StorageError.self) { try count.modify { $0 = ($0 ?? 0) + 1 } }
         #expect(count.value == 6)
@@ -160,7 +164,8 @@ struct JSONFileStoreFaultTests {
     func aFailedDirectoryFsyncLeavesAWholeFileAndKeepsTheChangesPending(code: Int32) throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"kept": "original"}"#)
-        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: code))
+        let store = JSONFileStore(
+            path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .directoryFsync, code: code))
         try store.set("new", forKey: "kept")
         let error = #expect(throws: StorageError.self) { try store.flush() }
         #expect((error?.underlyingError as? SystemCallError)?.code == code)
@@ -175,7 +180,8 @@ struct JSONFileStoreFaultTests {
     @Test func aFileThatCanNotBeReadMakesTheStoreReadOnly() throws {
         let directory = TemporaryDirectory()
         writeFile(directory.file(), #"{"kept": 1}"#)
-        let store = JSONFileStore(path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .read, code: EACCES))
+        let store = JSONFileStore(
+            path: directory.file(), options: .init(changeDetection: .none), fileSystem: FaultInjectingFileSystem(failing: .read, code: EACCES))
         #expect(store.readOnlyReason?.contains("no permission to read") == true)
         let error = #expect(throws: StorageError.self) { try store.set(2, forKey: "kept") }
         #expect(error?.code == .readOnly)

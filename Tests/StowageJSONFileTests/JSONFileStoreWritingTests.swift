@@ -207,9 +207,9 @@ extension JSONFileStoreWritingTests {
         let directory = TemporaryDirectory()
         let url = directory.url("settings.json")
         let store = JSONFileStore(url: url, options: .init(writeDelay: .milliseconds(500), changeDetection: .none))
-        try store.set(1, forKey: "count")   // schedules a background write half a second later
-        try store.flush()                   // writes the change now
-        let halfWritten = #"{"count": "#    // another program, halfway through a write of its own
+        try store.set(1, forKey: "count")  // schedules a background write half a second later
+        try store.flush()  // writes the change now
+        let halfWritten = #"{"count": "#  // another program, halfway through a write of its own
         try Data(halfWritten.utf8).write(to: url)
         store.waitForScheduledWrites()
         #expect(try String(contentsOf: url, encoding: .utf8) == halfWritten)

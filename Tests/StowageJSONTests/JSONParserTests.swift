@@ -83,10 +83,11 @@ struct JSONParserTests {
             """
         let document = try JSONParser().parseDocument(Array(text.utf8))
         #expect(document.value.isIdentical(to: ["a": 2, "b": ["x": false]]))
-        #expect(document.duplicateKeys == [
-            JSONParser.DuplicateKey(key: "x", location: JSONSourceLocation(line: 3, column: 20)),
-            JSONParser.DuplicateKey(key: "a", location: JSONSourceLocation(line: 4, column: 3)),
-        ])
+        #expect(
+            document.duplicateKeys == [
+                JSONParser.DuplicateKey(key: "x", location: JSONSourceLocation(line: 3, column: 20)),
+                JSONParser.DuplicateKey(key: "a", location: JSONSourceLocation(line: 4, column: 3)),
+            ])
     }
 
     @Test func reportsNoDuplicatesForDistinctKeys() throws {

@@ -68,11 +68,12 @@ struct JSONSerializerTests {
         #expect(try text(of: value) == "[-9223372036854775808,9223372036854775807,18446744073709551615,0,-1]")
     }
 
-    @Test(arguments: [
-        (2.0, "2.0"), (0.1, "0.1"), (-0.0, "-0.0"), (1e100, "1e+100"), (1e-300, "1e-300"),
-        (1e16, "1e+16"), (1e-5, "1e-05"), (.leastNonzeroMagnitude, "5e-324"), (.greatestFiniteMagnitude, "1.7976931348623157e+308"),
-        (123_456_789.0, "123456789.0"), (0.30000000000000004, "0.30000000000000004"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (2.0, "2.0"), (0.1, "0.1"), (-0.0, "-0.0"), (1e100, "1e+100"), (1e-300, "1e-300"),
+            (1e16, "1e+16"), (1e-5, "1e-05"), (.leastNonzeroMagnitude, "5e-324"), (.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+            (123_456_789.0, "123456789.0"), (0.30000000000000004, "0.30000000000000004"),
+        ] as [(Double, String)])
     func writesDoublesInShortestFormThatReadsBackAsADouble(_ double: Double, _ expected: String) throws {
         let written = try text(of: .double(double))
         #expect(written == expected)
@@ -97,12 +98,13 @@ struct JSONSerializerTests {
         #expect(try text(of: value) == #"{"data":"AAEC/w==","date":"2023-11-14T22:13:20.250Z"}"#)
     }
 
-    @Test(arguments: [
-        (StoredValue.double(.nan), "At the top level"),
-        (["server": ["ratio": .double(.infinity)]], #"At "server.ratio""#),
-        (["servers": [["ports": [1, .double(-.infinity)]]]], #"At "servers[0].ports[1]""#),
-        ([1, ["a.b": .double(.nan)]], #"At "[1].a.b""#),
-    ] as [(StoredValue, String)])
+    @Test(
+        arguments: [
+            (StoredValue.double(.nan), "At the top level"),
+            (["server": ["ratio": .double(.infinity)]], #"At "server.ratio""#),
+            (["servers": [["ports": [1, .double(-.infinity)]]]], #"At "servers[0].ports[1]""#),
+            ([1, ["a.b": .double(.nan)]], #"At "[1].a.b""#),
+        ] as [(StoredValue, String)])
     func refusesNaNAndInfinityNamingThePath(_ value: StoredValue, _ location: String) {
         for formatting in [JSONFormatting.compact, .prettyPrinted] {
             let error = #expect(throws: StorageError.self) { try JSONSerializer(formatting: formatting).serialize(value) }

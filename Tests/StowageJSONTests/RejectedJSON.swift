@@ -57,8 +57,11 @@ struct RejectedJSON: Sendable, CustomTestStringConvertible {
             #"["abc"#,
             #"expected '"' to close the string that starts at line 1, column 2 but found the end of the input at line 1, column 6"#
         ),
-        RejectedJSON("unknown escape", #""\x41""#, #"found an invalid escape sequence in a string; expected one of \" \\ \/ \b \f \n \r \t or \u at line 1, column 2"#),
-        RejectedJSON("escaped single quote", #""\'""#, #"found an invalid escape sequence in a string; expected one of \" \\ \/ \b \f \n \r \t or \u at line 1, column 2"#),
+        RejectedJSON(
+            "unknown escape", #""\x41""#, #"found an invalid escape sequence in a string; expected one of \" \\ \/ \b \f \n \r \t or \u at line 1, column 2"#),
+        RejectedJSON(
+            "escaped single quote", #""\'""#,
+            #"found an invalid escape sequence in a string; expected one of \" \\ \/ \b \f \n \r \t or \u at line 1, column 2"#),
         RejectedJSON("short unicode escape", #""\u12""#, #"expected four hexadecimal digits after \u in a string at line 1, column 6"#),
         RejectedJSON("non-hex unicode escape", #""\u12G4""#, #"expected four hexadecimal digits after \u in a string at line 1, column 6"#),
         RejectedJSON("lone high surrogate", #""\uD800""#, "\(loneHighSurrogate) at line 1, column 2"),
@@ -66,7 +69,8 @@ struct RejectedJSON: Sendable, CustomTestStringConvertible {
         RejectedJSON("high surrogate then non-surrogate", #""\uD83D\u0041""#, "\(loneHighSurrogate) at line 1, column 2"),
         RejectedJSON("two high surrogates", #""\uD83D\uD83D""#, "\(loneHighSurrogate) at line 1, column 2"),
         RejectedJSON("lone low surrogate", #""\uDE00""#, #"found a \u escape of a low surrogate without a high surrogate before it at line 1, column 2"#),
-        RejectedJSON("reversed surrogate pair", #""\uDE00\uD83D""#, #"found a \u escape of a low surrogate without a high surrogate before it at line 1, column 2"#),
+        RejectedJSON(
+            "reversed surrogate pair", #""\uDE00\uD83D""#, #"found a \u escape of a low surrogate without a high surrogate before it at line 1, column 2"#),
         RejectedJSON("raw line feed", "\"a\nb\"", "\(controlCharacter) at line 1, column 3"),
         RejectedJSON("raw tab", "\"a\tb\"", "\(controlCharacter) at line 1, column 3"),
         RejectedJSON("raw NUL", bytes: [0x22, 0x00, 0x22], "\(controlCharacter) at line 1, column 2"),

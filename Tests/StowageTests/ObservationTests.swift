@@ -105,7 +105,11 @@ struct ObservationTests {
         let store = CountingStore()
         @Stored("count", in: store) var count = 0
         let fired = Atomic<Bool>(false)
-        withObservationTracking { _ = count } onChange: { fired.store(true, ordering: .relaxed) }
+        withObservationTracking {
+            _ = count
+        } onChange: {
+            fired.store(true, ordering: .relaxed)
+        }
         try? store.set(9, forKey: "count")
         let didFire = fired.load(ordering: .relaxed)
         #expect(didFire)

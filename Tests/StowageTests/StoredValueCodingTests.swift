@@ -592,15 +592,16 @@ struct StoredValueCodingTests {
             backup: Self.sampleUUID
         )
         let stored = try encoder.encode(value)
-        #expect(stored == [
-            "created": .date(Self.sampleDate),
-            "payload": .data(Data("hi".utf8)),
-            "homepage": "https://example.com",
-            "id": .string(Self.sampleUUID.uuidString),
-            "history": [.date(Self.sampleDate)],
-            "links": ["home": "https://example.com"],
-            "backup": .string(Self.sampleUUID.uuidString),
-        ])
+        #expect(
+            stored == [
+                "created": .date(Self.sampleDate),
+                "payload": .data(Data("hi".utf8)),
+                "homepage": "https://example.com",
+                "id": .string(Self.sampleUUID.uuidString),
+                "history": [.date(Self.sampleDate)],
+                "links": ["home": "https://example.com"],
+                "backup": .string(Self.sampleUUID.uuidString),
+            ])
         #expect(try decoder.decode(Stamped.self, from: stored) == value)
     }
 

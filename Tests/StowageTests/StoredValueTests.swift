@@ -54,10 +54,12 @@ struct StoredValueTests {
 
     @Test func literalsBuildNestedValues() {
         let value: StoredValue = ["name": "Ada", "launches": 3, "ratio": 0.5, "beta": true, "tags": ["a"], "none": nil]
-        #expect(value == .dictionary([
-            "name": .string("Ada"), "launches": .signedInteger(3), "ratio": .double(0.5),
-            "beta": .bool(true), "tags": .array([.string("a")]), "none": .null,
-        ]))
+        #expect(
+            value
+                == .dictionary([
+                    "name": .string("Ada"), "launches": .signedInteger(3), "ratio": .double(0.5),
+                    "beta": .bool(true), "tags": .array([.string("a")]), "none": .null,
+                ]))
     }
 
     @Test func kindDescriptionNamesTheShapeNotTheValue() {

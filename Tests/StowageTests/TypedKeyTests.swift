@@ -58,17 +58,17 @@ struct DynamicLookupTests {
     /// The lines a newcomer writes first (issue 14): none of them compiled before.
     @Test func theFirstLinesANewcomerWritesWork() {
         let store = CountingStore()
-        store.values.count += 1                       // absent: counts from zero
+        store.values.count += 1  // absent: counts from zero
         store.values.count += 1
         #expect(store.storedValue(forKey: "count", .granted) == 2)
         store.values.ratio += 0.5
         #expect(store.storedValue(forKey: "ratio", .granted) == .double(0.5))
-        store.values.count = nil                      // removes, whatever the type
+        store.values.count = nil  // removes, whatever the type
         #expect(store.storedValue(forKey: "count", .granted) == nil)
         store.values.name = "Ada"
         store.values.name = nil
         #expect(store.storedValue(forKey: "name", .granted) == nil)
-        let absent: Int = store.values.count          // a number reads as zero while absent
+        let absent: Int = store.values.count  // a number reads as zero while absent
         #expect(absent == 0)
     }
 

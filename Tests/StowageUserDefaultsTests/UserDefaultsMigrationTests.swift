@@ -161,7 +161,8 @@ struct UserDefaultsMigrationTests {
         defaults.setAsOtherCode(#""https:\/\/sindresorhus.com\/defaults""#, forKey: "homepage")
         defaults.setAsOtherCode(#""dark""#, forKey: "theme")
         defaults.setAsOtherCode("10", forKey: "level")
-        defaults.setAsOtherCode([try sortedEncoder.encode(profile), try sortedEncoder.encode(profile)].map { String(decoding: $0, as: UTF8.self) }, forKey: "team")
+        defaults.setAsOtherCode(
+            [try sortedEncoder.encode(profile), try sortedEncoder.encode(profile)].map { String(decoding: $0, as: UTF8.self) }, forKey: "team")
         defaults.setAsOtherCode([#""https:\/\/a.example\/x""#, #""https:\/\/b.example""#], forKey: "mirrors")
         // A String that looks like JSON is still a String.
         defaults.setAsOtherCode(#""quoted""#, forKey: "quotedName")

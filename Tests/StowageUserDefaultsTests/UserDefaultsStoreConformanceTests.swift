@@ -17,7 +17,8 @@ struct UserDefaultsStoreConformanceTests {
         defer { suites.removeAll() }
         let externalChange: @Sendable (UserDefaultsStore, String, StoredValue?) throws -> Void = { store, key, value in
             let suiteName = store.suiteName ?? ""
-            let arguments = value.map { ["set", suiteName, key, ExactForm.encode($0).map { String(format: "%02x", $0) }.joined()] } ?? ["remove", suiteName, key]
+            let arguments =
+                value.map { ["set", suiteName, key, ExactForm.encode($0).map { String(format: "%02x", $0) }.joined()] } ?? ["remove", suiteName, key]
             let (status, output) = try WorkerProcess.userDefaults.run(arguments, environment: WorkerProcess.userDefaultsEnvironment)
             guard status == 0 else { throw StorageError(code: .storeFailure, key: key, reason: "the worker failed: \(output)") }
             try store.refresh()

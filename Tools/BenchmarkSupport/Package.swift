@@ -8,10 +8,10 @@ let package = Package(
     name: "BenchmarkSupport",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "StowageBenchmarkSupport", targets: ["StowageBenchmarkSupport"]),
+        .library(name: "StowageBenchmarkSupport", targets: ["StowageBenchmarkSupport"])
     ],
     targets: [
-        .target(name: "StowageBenchmarkSupport"),
+        .target(name: "StowageBenchmarkSupport")
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "GuideCode",
     products: [
-        .plugin(name: "GuideCode", targets: ["GuideCode"]),
+        .plugin(name: "GuideCode", targets: ["GuideCode"])
     ],
     targets: [
         .plugin(name: "GuideCode", capability: .buildTool(), dependencies: ["GuideCodeExtractor"]),

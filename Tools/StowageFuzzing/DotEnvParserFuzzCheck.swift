@@ -28,7 +28,9 @@ package struct DotEnvParserFuzzCheck: FuzzCheck {
         case .success(let assignments):
             var previousLine = 1
             for assignment in assignments {
-                guard Self.isValidName(assignment.name) else { throw PropertyViolation("an assignment to the invalid name \(String(reflecting: assignment.name))") }
+                guard Self.isValidName(assignment.name) else {
+                    throw PropertyViolation("an assignment to the invalid name \(String(reflecting: assignment.name))")
+                }
                 guard (previousLine...lineCount).contains(assignment.line) else {
                     throw PropertyViolation("an assignment on line \(assignment.line), after line \(previousLine), in a text of \(lineCount) lines")
                 }

@@ -139,9 +139,13 @@ package struct EnvironmentValueFuzzCheck: FuzzCheck {
             } catch {
                 throw PropertyViolation("a \(Value.self) read from the environment can not be written back: \(error)")
             }
-            readBacks.append((name, "\(Value.self)", { (reader, rewriter) throws(PropertyViolation) in
-                try Self.readBack(value, stored: stored, isExact: isExact, from: reader, name: name, to: rewriter)
-            }))
+            readBacks.append(
+                (
+                    name, "\(Value.self)",
+                    { (reader, rewriter) throws(PropertyViolation) in
+                        try Self.readBack(value, stored: stored, isExact: isExact, from: reader, name: name, to: rewriter)
+                    }
+                ))
         }
 
         /// Reads every value written back from the text a child process

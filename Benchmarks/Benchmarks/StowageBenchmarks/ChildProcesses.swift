@@ -78,7 +78,8 @@ enum ChildProcesses {
         defer { arguments.forEach { free($0) } }
         let variables = environment.map { $0.map { strdup($0) } + [nil] }
         defer { variables?.forEach { free($0) } }
-        let result = variables.map { posix_spawn(&pid, command[0], &actions, nil, arguments, $0) }
+        let result =
+            variables.map { posix_spawn(&pid, command[0], &actions, nil, arguments, $0) }
             ?? posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }

@@ -142,7 +142,8 @@ final class FlagUpdateFixture<System>: @unchecked Sendable {
 
 /// Opens a pole of `ThousandFlags` on `remote`, applies payload 0 and checks
 /// that all 1,000 flags read it.
-private func makeThousandFlagsFixture(remote: any UnderlyingStorage, directory: TemporaryDirectory? = nil) throws -> FlagUpdateFixture<FlagPole<ThousandFlags>> {
+private func makeThousandFlagsFixture(remote: any UnderlyingStorage, directory: TemporaryDirectory? = nil) throws -> FlagUpdateFixture<FlagPole<ThousandFlags>>
+{
     let flags = try FlagPole(ThousandFlags(), overrides: InMemoryStore(), remote: remote)
     precondition(flags.definitions.count == FlagPayloadFixture.flagCount)
     let payloads = try [0, 1].map { try FlagPayloadFixture.payload($0, for: flags.definitions) }

@@ -197,14 +197,16 @@ final class HandRolledFlags: Sendable {
 
     /// The same table as a pole's definitions.
     convenience init(_ definitions: [FlagDefinition]) {
-        self.init(definitions.map { definition in
-            switch (definition.type.kind, definition.defaultValue) {
-            case (.bool, .bool(let flag)): Definition(key: definition.key, description: definition.description, kind: .bool, defaultValue: flag)
-            case (.integer, .signedInteger(let number)): Definition(key: definition.key, description: definition.description, kind: .integer, defaultValue: Int(number))
-            case (.string, .string(let text)): Definition(key: definition.key, description: definition.description, kind: .string, defaultValue: text)
-            default: fatalError("not in the fixture")
-            }
-        })
+        self.init(
+            definitions.map { definition in
+                switch (definition.type.kind, definition.defaultValue) {
+                case (.bool, .bool(let flag)): Definition(key: definition.key, description: definition.description, kind: .bool, defaultValue: flag)
+                case (.integer, .signedInteger(let number)):
+                    Definition(key: definition.key, description: definition.description, kind: .integer, defaultValue: Int(number))
+                case (.string, .string(let text)): Definition(key: definition.key, description: definition.description, kind: .string, defaultValue: text)
+                default: fatalError("not in the fixture")
+                }
+            })
     }
 
     /// Applies a payload of flat keys.

@@ -91,7 +91,9 @@ enum FloorIncrement {
         var bytes = [UInt8](repeating: 0, count: 4096)
         let byteCount = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
         guard byteCount > 0 else { return 0 }
-        let digits = bytes[..<byteCount].drop { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        let digits = bytes[..<byteCount].drop { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.prefix {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
         return Int(String(decoding: digits, as: UTF8.self)) ?? 0
     }
 }

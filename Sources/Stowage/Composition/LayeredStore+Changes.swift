@@ -5,13 +5,15 @@ extension LayeredStore {
     func subscribeToLayers() {
         var tokens: [ObservationToken] = []
         for (index, layer) in layers.enumerated() {
-            tokens.append(layer.store.observe { [weak self] change in
-                self?.layer(at: index, didChange: change)
-            })
+            tokens.append(
+                layer.store.observe { [weak self] change in
+                    self?.layer(at: index, didChange: change)
+                })
             // Discarded whether a higher layer shadows the key or not: the handler may not read the layers.
-            tokens.append(layer.store.observeCacheDiscards { [weak self] keys in
-                self?.discardCachedValues(forKeys: keys)
-            })
+            tokens.append(
+                layer.store.observeCacheDiscards { [weak self] keys in
+                    self?.discardCachedValues(forKeys: keys)
+                })
         }
         subscriptions.withLock { $0 = tokens }
     }

@@ -115,7 +115,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         for layer in layers { try await layer.store.commitPendingWrites() }
     }
 
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first) }
         let store = layers[writeIndex].store
         var expectedInWriteLayer: [String: StoredValue?] = [:]

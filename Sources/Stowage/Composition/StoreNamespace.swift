@@ -87,7 +87,9 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
         return true
     }
 
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool {
+    public func replaceStoredValue(
+        forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
+    ) async throws -> Bool {
         guard try await base.replaceStoredValue(forKey: baseKey(forKey: key), expecting: expected, with: newValue, access) else { return false }
         base.announceChange(forKey: baseKey(forKey: key))
         return true
@@ -98,7 +100,9 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
         try await base.commitPendingWrites()
     }
 
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         let baseReplacements = Dictionary(uniqueKeysWithValues: replacements.map { (baseKey(forKey: $0.key), $0.value) })
         let baseExpected = Dictionary(uniqueKeysWithValues: expected.map { (baseKey(forKey: $0.key), $0.value) })
         guard try base.replaceStoredValues(expecting: baseExpected, with: baseReplacements, access) else { return false }

@@ -27,7 +27,8 @@ package enum KeyWords {
             let next = segment.index(after: index)
             if let previous, character.isUppercase {
                 let afterLowerOrDigit = previous.isLowercase || previous.isNumber
-                let endsAcronym = previous.isUppercase && next < segment.endIndex && segment[next].isLowercase
+                let endsAcronym =
+                    previous.isUppercase && next < segment.endIndex && segment[next].isLowercase
                     && !isPluralEnding(of: segment, at: next)
                 if afterLowerOrDigit || endsAcronym {
                     words.append(segment[wordStart..<index])

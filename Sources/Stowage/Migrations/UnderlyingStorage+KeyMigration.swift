@@ -34,7 +34,9 @@ extension UnderlyingStorage {
         return try migrate(from: oldKey, to: newKey) { stored in
             let old = try decode(stored, as: Old.self, forKey: oldKey)
             return try convert(old).storedValue()
-        } describing: { "reading it as \(Old.self) and converting it to \(New.self)" }
+        } describing: {
+            "reading it as \(Old.self) and converting it to \(New.self)"
+        }
     }
 
     /// Moves the value of `oldKey` to `newKey` as it is stored, once: a

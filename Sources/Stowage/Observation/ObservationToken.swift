@@ -1,4 +1,3 @@
-
 /// Keeps an observation alive; cancelling it, or letting it go, stops it.
 ///
 /// ```swift

@@ -1,6 +1,5 @@
 import Synchronization
 
-
 /// Feeds the store-wide change streams and synchronous handlers, for all stores of the process.
 ///
 /// Each listening store is kept alive while it has listeners, so its object

@@ -30,14 +30,14 @@ extension Date: Storable {
     /// and could never be written back as text that reads the same.
     package init?(iso8601String text: String) {
         guard let value = Self.wholeDate(in: text, style: Self.fractionalISO8601) ?? Self.wholeDate(in: text, style: Self.wholeSecondISO8601),
-              value.hasISO8601Form
+            value.hasISO8601Form
         else { return nil }
         self = value
     }
 
     private static func wholeDate(in text: String, style: Date.ISO8601FormatStyle) -> Date? {
         guard let (end, value) = try? style.consuming(text, startingAt: text.startIndex, in: text.startIndex..<text.endIndex),
-              end == text.endIndex
+            end == text.endIndex
         else { return nil }
         return value
     }
@@ -68,7 +68,7 @@ extension Date: Storable {
     /// the year 140,000 a `Double` no longer holds milliseconds.
     package var hasISO8601Form: Bool {
         // 0000-01-01T00:00:00.000Z through 99999-12-31T23:59:59.999Z, in the milliseconds `iso8601String` rounds to.
-        (-63_145_699_200_000 ... 3_092_549_673_599_999).contains((timeIntervalSinceReferenceDate * 1000).rounded())
+        (-63_145_699_200_000...3_092_549_673_599_999).contains((timeIntervalSinceReferenceDate * 1000).rounded())
     }
 
     /// Why a date without an ISO 8601 form can not be written as text, for the errors of stores that keep text.

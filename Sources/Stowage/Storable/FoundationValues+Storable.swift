@@ -22,7 +22,6 @@ extension Data: Storable {
     public func storedValue() -> StoredValue { .data(self) }
 }
 
-
 extension UUID: Storable {
     public init(storedValue: StoredValue) throws {
         guard case .string(let text) = storedValue else { throw StorageError.typeMismatch(expected: UUID.self, found: storedValue) }
@@ -34,7 +33,6 @@ extension UUID: Storable {
 
     public func storedValue() -> StoredValue { .string(uuidString) }
 }
-
 
 extension URL: Storable {
     public init(storedValue: StoredValue) throws {

@@ -1,11 +1,14 @@
 extension UnderlyingStorage {
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool {
+    public func replaceStoredValue(
+        forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
+    ) async throws -> Bool {
         try replaceSynchronously(forKey: key, expecting: expected, with: newValue, access)
     }
 
     /// The synchronous requirement, named apart: in an async function the
     /// call would resolve to the async overload, which is this default.
-    private func replaceSynchronously(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
+    private func replaceSynchronously(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool
+    {
         try replaceStoredValue(forKey: key, expecting: expected, with: newValue, access)
     }
 

@@ -1,5 +1,7 @@
 extension UnderlyingStorage {
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         let keys = Set(expected.keys).union(replacements.keys)
         return try KeyLockTable.shared.withLocks(of: self, keys: keys) {
             for (key, value) in expected where try storedValue(forKey: key, .granted) != value {

@@ -1,4 +1,3 @@
-
 /// A ``StorageReference`` together with the default a wrapper or typed key
 /// declared: what `$setting` gives you.
 ///

@@ -8,10 +8,11 @@ import Stowage
 extension EnvironmentStore {
     /// The variables of `source` with the `.env` file merged in, by the file's precedence.
     static func loadVariables(from source: Source, dotEnvFile: DotEnvFile?) throws(StorageError) -> [String: String] {
-        let environment: [String: String] = switch source {
-        case .processEnvironment: ProcessEnvironment.variables()
-        case .variables(let variables): variables
-        }
+        let environment: [String: String] =
+            switch source {
+            case .processEnvironment: ProcessEnvironment.variables()
+            case .variables(let variables): variables
+            }
         guard let dotEnvFile else { return environment }
         guard let text = try readText(of: dotEnvFile) else { return environment }
         let overrides = dotEnvFile.overridesEnvironment
@@ -23,7 +24,10 @@ extension EnvironmentStore {
         if dotEnvFile.skipsMalformedLines {
             let parsed = DotEnvParser.parseSkippingMalformedLines(text, lookup: lookup)
             for skipped in parsed.skippedLines {
-                StorageError(code: .invalidDotEnv, reason: "the .env file \(path): line \(skipped.line) was skipped: \(skipped.problem).", storeName: storeName(dotEnvFile: dotEnvFile)).report()
+                StorageError(
+                    code: .invalidDotEnv, reason: "the .env file \(path): line \(skipped.line) was skipped: \(skipped.problem).",
+                    storeName: storeName(dotEnvFile: dotEnvFile)
+                ).report()
             }
             assignments = parsed.assignments
         } else {
@@ -48,7 +52,8 @@ extension EnvironmentStore {
         case .failure(let failure) where failure.isMissingFile && !file.isRequired:
             return nil
         case .failure(let failure):
-            let reason = failure.isMissingFile
+            let reason =
+                failure.isMissingFile
                 ? "the .env file \(path) does not exist, and the store was told it is required."
                 : "the .env file \(path) could not be read: \(failure)."
             throw StorageError(code: .storeFailure, reason: reason, underlyingError: failure)

@@ -175,7 +175,9 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
     }
 
     /// Atomic under the store's lock, like the one-key version.
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         for (key, value) in replacements { try refuseValueWithoutText(value, forKey: key) }
         return try state.withLock { state in
             for (key, value) in expected where state.storedValue(forName: try claimName(forKey: key, in: &state)) != value {
@@ -294,7 +296,8 @@ public final class EnvironmentStore: UnderlyingStorage, DefaultInstanceProviding
 
     private func describeUnreadable<Value>(_ text: String, forKey key: String, as type: Value.Type, error: any Error) -> StorageError {
         let name = variableName(forKey: key)
-        let shown = options.secrets.isSecret(variableName: name, key: key)
+        let shown =
+            options.secrets.isSecret(variableName: name, key: key)
             ? "environment variable \(name) (secret, its value not shown)"
             : "environment variable \(name) is \(Self.quoted(text)), which"
         if let problem = error as? EnvironmentTextProblem {

@@ -82,14 +82,16 @@ struct EnvironmentValueParser {
                 throw EnvironmentTextProblem(expected: "\(typeName) (a JSON array or \(separatorDescription)-separated elements)")
             }
             // A string element is read as text for the element type, so `["0x10"]` is an `[Int]`.
-            return .array(try elements.enumerated().map { (index, element) throws(EnvironmentTextProblem) in
-                guard case .string(let elementText) = element else { return element }
-                return try self.element(elementText, at: index, as: elementType, typeName: typeName)
-            })
+            return .array(
+                try elements.enumerated().map { (index, element) throws(EnvironmentTextProblem) in
+                    guard case .string(let elementText) = element else { return element }
+                    return try self.element(elementText, at: index, as: elementType, typeName: typeName)
+                })
         }
-        return .array(try splitElements(of: trimmed).enumerated().map { (index, elementText) throws(EnvironmentTextProblem) in
-            try self.element(elementText, at: index, as: elementType, typeName: typeName)
-        })
+        return .array(
+            try splitElements(of: trimmed).enumerated().map { (index, elementText) throws(EnvironmentTextProblem) in
+                try self.element(elementText, at: index, as: elementType, typeName: typeName)
+            })
     }
 
     private func element(_ text: String, at index: Int, as type: any Storable.Type, typeName: String) throws(EnvironmentTextProblem) -> StoredValue {

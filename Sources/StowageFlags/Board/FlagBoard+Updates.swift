@@ -62,19 +62,22 @@ extension FlagBoard {
                     named[key] = try checkers[index].canonicalValue(value, in: nil, key: key)
                 } catch {
                     let type = definitions[index].type
-                    rejected.append(StorageError(
-                        code: .typeMismatch, key: key,
-                        reason: "the payload's value \(FlagValueText.render(value)) is not a valid \(type.name)\(FlagValueText.why(type, error: error)). The flag keeps its value.",
-                        underlyingError: error
-                    ))
+                    rejected.append(
+                        StorageError(
+                            code: .typeMismatch, key: key,
+                            reason:
+                                "the payload's value \(FlagValueText.render(value)) is not a valid \(type.name)\(FlagValueText.why(type, error: error)). The flag keeps its value.",
+                            underlyingError: error
+                        ))
                 }
             } else if case .dictionary(let children) = value, !children.isEmpty {
                 collect(children, under: key, into: &named, rejected: &rejected)
             } else {
-                rejected.append(StorageError(
-                    code: .unsupported, key: key,
-                    reason: "the payload names no flag of \(containerName) (its value \(FlagValueText.render(value)) is left out)."
-                ))
+                rejected.append(
+                    StorageError(
+                        code: .unsupported, key: key,
+                        reason: "the payload names no flag of \(containerName) (its value \(FlagValueText.render(value)) is left out)."
+                    ))
             }
         }
     }

@@ -90,7 +90,8 @@ public struct FlagManifest: Sendable, Hashable {
         }
         self.init(
             container: try ManifestReading.string(members, "container", at: "top level"),
-            keyStrategy: StorageKeyStrategy(separator: try ManifestReading.string(strategy, "separator", at: "keyStrategy"), caseStyle: caseStyle, prefix: prefix),
+            keyStrategy: StorageKeyStrategy(
+                separator: try ManifestReading.string(strategy, "separator", at: "keyStrategy"), caseStyle: caseStyle, prefix: prefix),
             flags: flags,
             overrides: try members["overrides"].map { value throws(StorageError) in try FlagFileLocation(storedValue: value, context: "overrides") },
             remote: try members["remote"].map { value throws(StorageError) in try FlagFileLocation(storedValue: value, context: "remote") },

@@ -111,10 +111,11 @@ extension FlagDefinition {
         var groups: [FlagGroupDefinition] = []
         for (offset, element) in (try ManifestReading.array(members, "groups", at: path)).enumerated() {
             let group = try ManifestReading.members(of: element, at: "\(path).groups[\(offset)]")
-            groups.append(FlagGroupDefinition(
-                name: try ManifestReading.string(group, "name", at: "\(path).groups[\(offset)]"),
-                description: try ManifestReading.string(group, "description", at: "\(path).groups[\(offset)]")
-            ))
+            groups.append(
+                FlagGroupDefinition(
+                    name: try ManifestReading.string(group, "name", at: "\(path).groups[\(offset)]"),
+                    description: try ManifestReading.string(group, "description", at: "\(path).groups[\(offset)]")
+                ))
         }
         guard let defaultValue = members["default"] else { throw ManifestReading.invalid("\(path).default", expected: "a value") }
         self.init(

@@ -28,17 +28,19 @@ struct FlagCatalog: Sendable {
                 )
             }
             if reservedKeys.contains(key) {
-                throw StorageError(code: .keyConflict, key: key, reason: "flag \(name) has a key the flag pole keeps for itself; give it another key (key: .custom(…)).")
+                throw StorageError(
+                    code: .keyConflict, key: key, reason: "flag \(name) has a key the flag pole keeps for itself; give it another key (key: .custom(…)).")
             }
             let defaultValue: StoredValue
             do { defaultValue = try flag.declaration.encodedDefault() } catch {
                 throw StorageError.wrapping(error, key: key, code: .encodingFailed, reason: "the default of flag \(name) could not be encoded.")
             }
             indexByKey[key] = definitions.count
-            definitions.append(FlagDefinition(
-                key: key, path: flag.path, description: flag.declaration.description,
-                groups: flag.groups.map(\.definition), type: flag.declaration.type, defaultValue: defaultValue
-            ))
+            definitions.append(
+                FlagDefinition(
+                    key: key, path: flag.path, description: flag.declaration.description,
+                    groups: flag.groups.map(\.definition), type: flag.declaration.type, defaultValue: defaultValue
+                ))
         }
         self.definitions = definitions
         self.declarations = found.map(\.declaration)

@@ -88,7 +88,8 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         else {
             throw StorageError(
                 code: .keyConflict,
-                reason: "FlagPole needs an expression that makes a new \(Container.self) each time it is evaluated (FlagPole(\(Container.self)())), not a variable holding one."
+                reason:
+                    "FlagPole needs an expression that makes a new \(Container.self) each time it is evaluated (FlagPole(\(Container.self)())), not a variable holding one."
             )
         }
         let board = FlagBoard(
@@ -102,7 +103,8 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
                 for bound in catalog.declarations[..<index] { bound.unbind() }
                 throw StorageError(
                     code: .keyConflict, key: catalog.definitions[index].key,
-                    reason: "this flag of \(Container.self) is already open in another FlagPole, or appears twice in the container; make each container and group with a new expression (\(Container.self)())."
+                    reason:
+                        "this flag of \(Container.self) is already open in another FlagPole, or appears twice in the container; make each container and group with a new expression (\(Container.self)())."
                 )
             }
             references.append(reference)

@@ -87,7 +87,7 @@ struct AtomicFileReplacement {
         let descriptor: Int32
         do {
             descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions)
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             // The folder is missing. It is made only now: looking for it before every write was a `stat` each.
             try FilePath.createDirectories(directory, permissions: 0o700, in: fileSystem)
             descriptor = try fileSystem.createNewFile(at: temporary, permissions: permissions)

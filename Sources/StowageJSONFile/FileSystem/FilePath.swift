@@ -49,7 +49,8 @@ enum FilePath {
     /// at (`nil` when nothing is there), for a writer that needs both: it
     /// takes one `lstat` when `path` is no link, where a `readlink` and then
     /// an `lstat` took two.
-    static func resolvingSymbolicLinksWithStatus(_ path: String, in fileSystem: some FileSystem) throws(SystemCallError) -> (path: String, status: FileStatus?) {
+    static func resolvingSymbolicLinksWithStatus(_ path: String, in fileSystem: some FileSystem) throws(SystemCallError) -> (path: String, status: FileStatus?)
+    {
         var current = path
         for _ in 0..<40 {
             let status = try fileSystem.status(ofItemAt: current, followingSymlinks: false)
@@ -71,7 +72,7 @@ enum FilePath {
         if parent != path { try createDirectories(parent, permissions: permissions, in: fileSystem) }
         do {
             try fileSystem.createDirectory(at: path, permissions: permissions)
-        } catch where error.code == EEXIST {
+        } catch  where error.code == EEXIST {
             // Another process made it first, and makes it durable.
             return
         }

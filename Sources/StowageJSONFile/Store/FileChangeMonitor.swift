@@ -173,8 +173,9 @@ final class FileChangeMonitor: Sendable {
             // to every watching process. A file written in place is seen
             // when its writer closes it (IN_CLOSE_WRITE), complete rather
             // than half-written, or at the next tick if it is never closed.
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
-                | IN_DELETE_SELF | IN_MOVE_SELF)
+            let mask = UInt32(
+                IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+                    | IN_DELETE_SELF | IN_MOVE_SELF)
             let descriptor = inotify_add_watch(inotify, directory, mask)
             guard descriptor >= 0 else { return }
             watches[directory] = DirectoryWatch(descriptor: descriptor, users: [identifier])

@@ -90,7 +90,8 @@ extension JSONFileBacking {
             return .next((read.bytes, read.status))
         } catch {
             if error.code == ENOENT { return .done(replaceDisk(with: [:], identity: nil)) }
-            let reason = error.code == EACCES || error.code == EPERM
+            let reason =
+                error.code == EACCES || error.code == EPERM
                 ? "there is no permission to read \(path)." : "\(path) could not be read (\(error))."
             return .done(try becomeReadOnly(reason, error: error))
         }
@@ -105,16 +106,18 @@ extension JSONFileBacking {
             return .done(try handleUnparsableFile(error, identity: identity, mode: mode))
         }
         guard case .dictionary(let members) = document.value else {
-            return .done(try becomeReadOnly(
-                "\(path) holds \(document.value.kindDescription) at the top level, not a JSON object; the store will not overwrite it.",
-                error: nil))
+            return .done(
+                try becomeReadOnly(
+                    "\(path) holds \(document.value.kindDescription) at the top level, not a JSON object; the store will not overwrite it.",
+                    error: nil))
         }
         if !document.duplicateKeys.isEmpty {
             let keys = document.duplicateKeys.map { "\($0.quotedKeys) (\($0.location))" }.joined(separator: ", ")
-            report(StorageError(
-                code: .invalidJSON,
-                reason: "\(path) repeats keys: \(keys); the last member of each wins, with its spelling, and the next write keeps only it."
-            ))
+            report(
+                StorageError(
+                    code: .invalidJSON,
+                    reason: "\(path) repeats keys: \(keys); the last member of each wins, with its spelling, and the next write keeps only it."
+                ))
         }
         return .next(members)
     }
@@ -212,12 +215,13 @@ extension JSONFileBacking {
                 return state.reportedUnreadableIdentity != identity
             }
             if isNew {
-                report(StorageError(
-                    code: .invalidJSON,
-                    reason: "\(path) changed and is not valid JSON (\(parseError.reason)); keeping the values read before. "
-                        + "It will be read again when it changes, or moved aside before this process next writes.",
-                    underlyingError: parseError
-                ))
+                report(
+                    StorageError(
+                        code: .invalidJSON,
+                        reason: "\(path) changed and is not valid JSON (\(parseError.reason)); keeping the values read before. "
+                            + "It will be read again when it changes, or moved aside before this process next writes.",
+                        underlyingError: parseError
+                    ))
             }
             return []
         case .opening:
@@ -235,7 +239,7 @@ extension JSONFileBacking {
             let folder: AtomicFileReplacement.OpenFolder?
             do throws(SystemCallError) {
                 folder = try renameHoldingCurrentLock { () throws(SystemCallError) in try fileSystem.rename(target, to: backup) }
-            } catch where error.lockFileWasReplaced {
+            } catch  where error.lockFileWasReplaced {
                 // Another writer may hold the new lock file: start over under it.
                 throw StorageError(code: .storeFailure, reason: "the lock file \(lockPath) was replaced while moving \(path) aside.", underlyingError: error)
             } catch {
@@ -299,11 +303,13 @@ extension JSONFileBacking {
         let thread = currentThreadIdentifier()
         defer { deliverDeferredReports() }
         do throws(StorageError) {
-            guard let changed = try fileGate.withLockIfAvailable({ _ throws(StorageError) in
-                gateOwner.withLock { $0 = thread }
-                defer { gateOwner.withLock { $0 = 0 } }
-                return try reload(mode: .monitoring)
-            }) else { return }
+            guard
+                let changed = try fileGate.withLockIfAvailable({ _ throws(StorageError) in
+                    gateOwner.withLock { $0 = thread }
+                    defer { gateOwner.withLock { $0 = 0 } }
+                    return try reload(mode: .monitoring)
+                })
+            else { return }
             announce(changed)
         } catch {
             report(error)
@@ -313,14 +319,16 @@ extension JSONFileBacking {
     /// Rereads the file now if it changed; for `JSONFileStore.reload()`.
     func reloadNow() throws(StorageError) {
         if gateOwner.withLock({ $0 }) == currentThreadIdentifier() {
-            throw StorageError(code: .storeFailure, reason: "a transaction on \(path) called reload() on its own store; the transaction already reads the file afresh.")
+            throw StorageError(
+                code: .storeFailure, reason: "a transaction on \(path) called reload() on its own store; the transaction already reads the file afresh.")
         }
         let thread = currentThreadIdentifier()
         defer { deliverDeferredReports() }
-        announce(try fileGate.withLock { _ throws(StorageError) in
-            gateOwner.withLock { $0 = thread }
-            defer { gateOwner.withLock { $0 = 0 } }
-            return try reload(mode: .monitoring)
-        })
+        announce(
+            try fileGate.withLock { _ throws(StorageError) in
+                gateOwner.withLock { $0 = thread }
+                defer { gateOwner.withLock { $0 = 0 } }
+                return try reload(mode: .monitoring)
+            })
     }
 }

@@ -65,9 +65,9 @@ extension JSONFileBacking {
                 attempts += 1
                 do throws(StorageError) {
                     return try attempt(body, holding: &gate, deadline: deadline)
-                } catch where error.lockFileWasReplaced && !deadline.hasPassed(after: attempts) {
+                } catch  where error.lockFileWasReplaced && !deadline.hasPassed(after: attempts) {
                     continue
-                } catch where error.lockFileWasReplaced {
+                } catch  where error.lockFileWasReplaced {
                     let gaveUp = StorageError(
                         code: deadline.timeout == nil ? .storeFailure : .timedOut, key: error.key,
                         reason: "could not write \(path): its lock file \(lockPath) was deleted or replaced during each of \(attempts) attempts "
@@ -133,7 +133,8 @@ extension JSONFileBacking {
             // Only a write's last step lets the lock go; nothing may be renamed after it.
             if held.isReleased { throw SystemCallError(operation: "renaming after the lock was let go", path: lockPath, code: ENOLCK) }
             if !lockFileIsCurrent(held.lockFile) {
-                var error = SystemCallError(operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
+                var error = SystemCallError(
+                    operation: "checking that the lock file is still in place before replacing the settings file", path: lockPath, code: ESTALE)
                 error.lockFileWasReplaced = true
                 throw error
             }
@@ -258,7 +259,7 @@ extension JSONFileBacking {
             let folder: Int32?
             do {
                 folder = try fileSystem.openDirectory(at: FilePath.directory(of: lockPath))
-            } catch where error.code == EACCES || error.code == EPERM {
+            } catch  where error.code == EACCES || error.code == EPERM {
                 folder = nil
             }
             let descriptor: Int32
@@ -278,7 +279,7 @@ extension JSONFileBacking {
             let lockFile = OpenLockFile(descriptor: descriptor, status: status, folder: folder)
             gate.lockFile = lockFile
             return lockFile
-        } catch where error.code == ELOOP {
+        } catch  where error.code == ELOOP {
             throw StorageError(
                 code: .storeFailure,
                 reason: "the lock file \(lockPath) is a symbolic link. The store does not follow it, since a planted link "

@@ -156,7 +156,8 @@ extension JSONFileBacking {
     /// Makes what readers see of `topKeys` what the file and the pending
     /// changes say, and drops the cached values of the keys that changed, in
     /// the same critical section, so that they change together.
-    private func publish(_ topKeys: Set<String>, in state: inout JSONFileState, layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError]) {
+    private func publish(_ topKeys: Set<String>, in state: inout JSONFileState, layout: JSONFileStore.KeyLayout) -> (changed: [String], dropped: [StorageError])
+    {
         guard !topKeys.isEmpty else { return ([], []) }
         let (changed, dropped) = state.rebuildVisible(of: topKeys, layout: layout)
         discardCachedValues(changed)

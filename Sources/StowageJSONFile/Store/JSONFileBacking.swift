@@ -190,7 +190,9 @@ final class JSONFileBacking: Sendable {
     /// the file, so it is atomic with every writer in every process; written
     /// before it returns, and visible to readers only once written. Either
     /// every replacement is applied or none.
-    func replace(expecting expected: [String: StoredValue?], with replacements: [(key: String, value: StoredValue?)]) throws(StorageError) -> (replaced: Bool, changed: [String]) {
+    func replace(
+        expecting expected: [String: StoredValue?], with replacements: [(key: String, value: StoredValue?)]
+    ) throws(StorageError) -> (replaced: Bool, changed: [String]) {
         var normalized: [(key: String, value: StoredValue?)] = []
         for (key, value) in replacements { normalized.append((key, try normalizedForFile(value, forKey: key))) }
         let layout = options.keyLayout

@@ -63,8 +63,10 @@ extension JSONFileStore.KeyLayout {
                 return
             }
             if case .dictionary(let existing)? = members[head], !existing.isEmpty, !value.isDictionary {
-                throw conflict(key: key, reason: "it holds members (\(Self.firstMemberKey(existing, under: prefix + [head], separator: separator))), "
-                    + "so it can not be set to \(value.kindDescription); remove its members first, or set an object.")
+                throw conflict(
+                    key: key,
+                    reason: "it holds members (\(Self.firstMemberKey(existing, under: prefix + [head], separator: separator))), "
+                        + "so it can not be set to \(value.kindDescription); remove its members first, or set an object.")
             }
             members[head] = value
             return
@@ -84,8 +86,10 @@ extension JSONFileStore.KeyLayout {
             members[head] = other
             guard value != nil else { return }
             let holder = (prefix + [head]).joined(separator: separator)
-            throw conflict(key: key, reason: "\"\(holder)\" holds \(other.kindDescription), so it can not also hold members; "
-                + "in the nested layout a key is either a value or a prefix.")
+            throw conflict(
+                key: key,
+                reason: "\"\(holder)\" holds \(other.kindDescription), so it can not also hold members; "
+                    + "in the nested layout a key is either a value or a prefix.")
         }
         let wasEmpty = child.isEmpty
         do {
@@ -163,7 +167,9 @@ extension JSONFileStore.KeyLayout {
 
     /// The member of the top-level object that holds `key`.
     func topLevelKey(of key: String) -> String {
-        guard case .nested(let separator) = self, !separator.isEmpty, let head = key.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false).first else { return key }
+        guard case .nested(let separator) = self, !separator.isEmpty,
+            let head = key.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false).first
+        else { return key }
         return String(head)
     }
 }

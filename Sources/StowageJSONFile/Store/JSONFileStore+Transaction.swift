@@ -51,7 +51,7 @@ extension JSONFileStore {
             guard !transaction.writes.isEmpty else { return TransactionOutcome(changed: changed, result: .success(result)) }
             do throws(StorageError) {
                 changed += try backing.writeStagedChangeUnderLock(transaction.writes, isCompareAndSwap: false)
-            } catch where !error.lockFileWasReplaced {
+            } catch  where !error.lockFileWasReplaced {
                 // Nothing of the transaction was applied or stays pending.
                 backing.scheduleRetry(after: error)
                 return TransactionOutcome(changed: changed, result: .failure(error))

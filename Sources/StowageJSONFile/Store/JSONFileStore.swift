@@ -96,7 +96,9 @@ public final class JSONFileStore: UnderlyingStorage, DefaultInstanceProviding, S
     }
 
     /// Atomic with every write to the file in every process, like the one-key version.
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         let ordered = replacements.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
         let (replaced, changed) = try backing.replace(expecting: expected, with: ordered)
         backing.announce(changed)

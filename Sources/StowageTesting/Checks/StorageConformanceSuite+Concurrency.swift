@@ -21,7 +21,8 @@ extension StorageConformanceSuite {
             let call = "replaceStoredValue(forKey: \"\(key)\", expecting: \(describe(expected)), with: \(describe(replacement)))"
             let before: String
             do { before = describe(try storage.storedValue(forKey: key, .granted)) } catch { before = "a value that could not be read" }
-            guard let replaced = recorder.attempt(call, { try storage.replaceStoredValue(forKey: key, expecting: expected, with: replacement, .granted) }) else {
+            guard let replaced = recorder.attempt(call, { try storage.replaceStoredValue(forKey: key, expecting: expected, with: replacement, .granted) })
+            else {
                 return
             }
             recorder.expect(

@@ -62,7 +62,8 @@ extension StorageConformanceSuite {
             let value = try read()
             recorder.record("Reading \(action) returned \(String(conformanceDescribing: value)); expected a StorageError.")
         } catch let error as StorageError {
-            recorder.expect(error.key == key, "Reading \(action) threw a StorageError with key \(String(conformanceDescribing: error.key)); expected \"\(key)\".")
+            recorder.expect(
+                error.key == key, "Reading \(action) threw a StorageError with key \(String(conformanceDescribing: error.key)); expected \"\(key)\".")
             recorder.expect(error.code == code, "Reading \(action) threw a StorageError with code \(error.code); expected \(code).")
             recorder.expect(
                 error.message.contains("\"\(key)\"") && error.message.contains(type),

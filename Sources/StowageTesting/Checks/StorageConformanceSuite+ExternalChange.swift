@@ -40,7 +40,8 @@ extension StorageConformanceSuite {
             continuation.finish()
         }
         let storeChanges = storage.changes
-        let hint = " The store must announce a change made behind Stowage's back with announceChange(forKey:), "
+        let hint =
+            " The store must announce a change made behind Stowage's back with announceChange(forKey:), "
             + "announceChanges(forKeys:) or announceChangeOfAllKeys()."
 
         let action = "Options.externalChange set \"\(key)\" to \(name)"

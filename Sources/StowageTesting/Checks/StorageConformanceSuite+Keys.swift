@@ -6,7 +6,8 @@ extension StorageConformanceSuite {
         let key = "absent.neverWritten"
         expectAbsent(key, in: storage, after: "making a fresh store", recorder)
         if let read = recorder.attempt("Reading a key never written with value(forKey:as: Int.self)", { try storage.value(forKey: key, as: Int.self) }) {
-            recorder.expect(read == nil, "value(forKey: \"\(key)\", as: Int.self) on a fresh store returned \(String(conformanceDescribing: read)); expected nil.")
+            recorder.expect(
+                read == nil, "value(forKey: \"\(key)\", as: Int.self) on a fresh store returned \(String(conformanceDescribing: read)); expected nil.")
         }
 
         let reference = storage.reference(forKey: key, as: String.self)
@@ -15,7 +16,8 @@ extension StorageConformanceSuite {
         }
         recorder.expect(!reference.hasStoredValue, "A reference to \"\(key)\" on a fresh store said hasStoredValue is true; expected false.")
         recorder.expect(reference.value == nil, "A reference's content for \"\(key)\" on a fresh store was not nil.")
-        recorder.expect(reference.lastError == nil, "Reading an absent key set lastError to \(String(conformanceDescribing: reference.lastError)); expected nil.")
+        recorder.expect(
+            reference.lastError == nil, "Reading an absent key set lastError to \(String(conformanceDescribing: reference.lastError)); expected nil.")
         expectAbsent(key, in: storage, after: "reading the key through a reference", recorder)
     }
 

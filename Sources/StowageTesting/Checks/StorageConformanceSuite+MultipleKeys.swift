@@ -7,13 +7,17 @@ extension StorageConformanceSuite {
         _ = recorder.attempt("Writing 1 to \"\(first)\"") { try storage.set(1, forKey: first) }
 
         let mismatched = "replaceStoredValues expecting \"\(first)\" = 1 and \"\(second)\" = 5 (it is absent)"
-        if let replaced = recorder.attempt(mismatched, { try storage.replaceStoredValues(expecting: [first: 1, second: 5], with: [first: 10, second: 20], .granted) }) {
+        if let replaced = recorder.attempt(
+            mismatched, { try storage.replaceStoredValues(expecting: [first: 1, second: 5], with: [first: 10, second: 20], .granted) })
+        {
             recorder.expect(!replaced, "\(mismatched) returned true; expected false.")
         }
         expectStored([first: 1, second: nil], in: storage, after: mismatched, recorder)
 
         let matched = "replaceStoredValues expecting \"\(first)\" = 1 and \"\(second)\" absent"
-        if let replaced = recorder.attempt(matched, { try storage.replaceStoredValues(expecting: [first: 1, second: nil], with: [first: nil, second: 2], .granted) }) {
+        if let replaced = recorder.attempt(
+            matched, { try storage.replaceStoredValues(expecting: [first: 1, second: nil], with: [first: nil, second: 2], .granted) })
+        {
             recorder.expect(replaced, "\(matched) returned false; expected true.")
         }
         expectStored([first: nil, second: 2], in: storage, after: matched, recorder)
@@ -42,7 +46,9 @@ extension StorageConformanceSuite {
 
     private func expectStored(_ expected: [String: StoredValue?], in storage: Storage, after action: String, _ recorder: IssueRecorder) {
         for (key, value) in expected.sorted(by: { $0.key < $1.key }) {
-            guard let current = recorder.attempt("storedValue(forKey: \"\(key)\") after \(action)", { try storage.storedValue(forKey: key, .granted) }) else { continue }
+            guard let current = recorder.attempt("storedValue(forKey: \"\(key)\") after \(action)", { try storage.storedValue(forKey: key, .granted) }) else {
+                continue
+            }
             recorder.expect(current == value, "After \(action), \"\(key)\" held \(describe(current)); expected \(describe(value)).")
         }
     }

@@ -130,11 +130,12 @@ extension StorageConformanceSuite {
 
     /// Changes as a list: "[key(\"a\"), allKeys]".
     func describe(_ changes: [StoreChange]) -> String {
-        "[" + changes.map { change in
-            switch change {
-            case .key(let key): "key(\(String(conformanceDescribing: key)))"
-            case .allKeys: "allKeys"
-            }
-        }.joined(separator: ", ") + "]"
+        "["
+            + changes.map { change in
+                switch change {
+                case .key(let key): "key(\(String(conformanceDescribing: key)))"
+                case .allKeys: "allKeys"
+                }
+            }.joined(separator: ", ") + "]"
     }
 }

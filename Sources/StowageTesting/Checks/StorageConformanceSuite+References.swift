@@ -6,7 +6,8 @@ extension StorageConformanceSuite {
         let key = "identity.key"
         let first = storage.reference(forKey: key, as: Int.self)
         let second = storage.reference(forKey: key, as: Int.self)
-        recorder.expect(first === second, "Two calls of reference(forKey: \"\(key)\", as: Int.self) on one store gave two objects; expected the identical reference.")
+        recorder.expect(
+            first === second, "Two calls of reference(forKey: \"\(key)\", as: Int.self) on one store gave two objects; expected the identical reference.")
         recorder.expect(first.storage === storage, "A reference's storage is not the store it came from.")
         recorder.expect(first.key == key, "A reference made for \"\(key)\" has the key \"\(first.key)\".")
 
@@ -64,7 +65,8 @@ extension StorageConformanceSuite {
         let viaValues: Int64? = storage.values[dynamicMember: key]
         recorder.expect(
             viaValues == expected,
-            "After \(action), store.values read \(String(conformanceDescribing: viaValues)) for \"\(key)\"; expected \(String(conformanceDescribing: expected)).")
+            "After \(action), store.values read \(String(conformanceDescribing: viaValues)) for \"\(key)\"; expected \(String(conformanceDescribing: expected))."
+        )
         if let read = recorder.attempt("After \(action), value(forKey:as: Int16.self)", { try storage.value(forKey: key, as: Int16.self) }) {
             recorder.expect(
                 read.map(Int64.init) == expected,

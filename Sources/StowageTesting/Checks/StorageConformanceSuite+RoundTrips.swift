@@ -174,9 +174,11 @@ extension StorageConformanceSuite {
         trip.expect([1, -2, 3, .max, .min] as [Int], named: "an [Int]")
         trip.expect(["a", "", "ünïcödé", "with\nnewline"], named: "a [String]")
         trip.expect([true, false, true], named: "a [Bool]")
-        trip.expect([0.5, -0.0, 1e300], named: "a [Double]", matches: { read, written in
-            read.count == written.count && zip(read, written).allSatisfy { isIdentical($0, $1) }
-        })
+        trip.expect(
+            [0.5, -0.0, 1e300], named: "a [Double]",
+            matches: { read, written in
+                read.count == written.count && zip(read, written).allSatisfy { isIdentical($0, $1) }
+            })
         trip.expect(Set<Int>(), named: "an empty Set<Int>")
         trip.expect(Set([3, 1, 2]), named: "a Set<Int>")
         trip.expect(Set(["x", "y", "z"]), named: "a Set<String>")
@@ -224,9 +226,12 @@ extension StorageConformanceSuite {
                 stored == nil,
                 "After \(action), storedValue(forKey: \"\(key)\") returned \(String(conformanceDescribing: stored)); expected nil, an absent key.")
         }
-        if let read = recorder.attempt("After \(action), value(forKey: \"\(key)\", as: StoredValue.self)", {
-            try storage.value(forKey: key, as: StoredValue.self)
-        }) {
+        if let read = recorder.attempt(
+            "After \(action), value(forKey: \"\(key)\", as: StoredValue.self)",
+            {
+                try storage.value(forKey: key, as: StoredValue.self)
+            })
+        {
             recorder.expect(
                 read == nil,
                 "After \(action), value(forKey: \"\(key)\", as: StoredValue.self) returned \(String(conformanceDescribing: read)); expected nil.")

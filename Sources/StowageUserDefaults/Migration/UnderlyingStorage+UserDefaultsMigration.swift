@@ -69,7 +69,8 @@ extension UnderlyingStorage {
             if removingMigratedKeys {
                 let removed = UserDefaultsAccess.withLock { () -> [String] in
                     // Only a key that still holds what was read: not one converted in place, nor one written since.
-                    let removed = plan.migratedSourceKeys.filter { key, read in Self.nativeForm(of: defaults.object(forKey: key), key: key) == read }.keys.sorted()
+                    let removed = plan.migratedSourceKeys.filter { key, read in Self.nativeForm(of: defaults.object(forKey: key), key: key) == read }.keys
+                        .sorted()
                     for key in removed { defaults.removeObject(forKey: key) }
                     #if !canImport(Darwin)
                     // As the store does after each write: swift-corelibs-foundation writes its file only now.

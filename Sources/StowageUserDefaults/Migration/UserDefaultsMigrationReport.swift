@@ -15,7 +15,9 @@ public struct UserDefaultsMigrationReport: Sendable, CustomStringConvertible {
 
     public var description: String {
         if wasAlreadyDone { return "The migration had already run; nothing was changed." }
-        var lines = ["Migrated \(migratedKeys.count) keys, kept \(keysAlreadyInTarget.count) already in the store, \(absentKeys.count) absent, \(failures.count) failed."]
+        var lines = [
+            "Migrated \(migratedKeys.count) keys, kept \(keysAlreadyInTarget.count) already in the store, \(absentKeys.count) absent, \(failures.count) failed."
+        ]
         lines += failures.map { "- \($0.message)" }
         return lines.joined(separator: "\n")
     }

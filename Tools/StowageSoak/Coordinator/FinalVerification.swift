@@ -123,7 +123,7 @@ struct FinalVerification {
         let written = workers.reduce(into: Set<Int>()) { $0.formUnion($1.sharedKeysWritten) }
         for index in written.sorted() {
             guard case .string(let text)? = members[SoakKeys.shared(index)],
-                  text.wholeMatch(of: /p\d+t\d+#\d+/) != nil
+                text.wholeMatch(of: /p\d+t\d+#\d+/) != nil
             else {
                 fail("\(SoakKeys.shared(index)) is \(members[SoakKeys.shared(index)].map { "\($0)" } ?? "missing"), not one of the values written")
                 continue
@@ -134,7 +134,8 @@ struct FinalVerification {
     /// The editor's keys hold exactly its last edit: no store wrote them back stale.
     private mutating func checkEditorKeys(_ members: [String: StoredValue], editor: EditorReport) {
         if integer(members[SoakKeys.externalGeneration]) ?? 0 != editor.generation {
-            fail("\(SoakKeys.externalGeneration) is \(String(describing: members[SoakKeys.externalGeneration])), but the editor last wrote \(editor.generation)")
+            fail(
+                "\(SoakKeys.externalGeneration) is \(String(describing: members[SoakKeys.externalGeneration])), but the editor last wrote \(editor.generation)")
         }
         if integer(members[SoakKeys.externalCounter]) ?? 0 != editor.edits {
             fail("\(SoakKeys.externalCounter) is \(String(describing: members[SoakKeys.externalCounter])), but the editor made \(editor.edits) edits")
@@ -155,7 +156,9 @@ struct FinalVerification {
     private mutating func checkObservation(editor: EditorReport) {
         guard editor.edits >= 10 else { return }
         for report in workers where report.observedExternalChanges == 0 || report.streamedExternalChanges == 0 {
-            fail("\(report.name) was never told of the editor's \(editor.edits) edits (observer \(report.observedExternalChanges), stream \(report.streamedExternalChanges))")
+            fail(
+                "\(report.name) was never told of the editor's \(editor.edits) edits (observer \(report.observedExternalChanges), stream \(report.streamedExternalChanges))"
+            )
         }
     }
 
@@ -165,15 +168,20 @@ struct FinalVerification {
     /// also moves with the allocator's caching; the heap in use does not, so
     /// its limit is tighter.
     private mutating func checkMemory() {
-        let samples = workers.map { ($0.name, $0.memoryAfterWarmUp, $0.memoryAtEnd) } + [editor].compactMap { $0 }.map { ($0.name, $0.memoryAfterWarmUp, $0.memoryAtEnd) }
+        let samples =
+            workers.map { ($0.name, $0.memoryAfterWarmUp, $0.memoryAtEnd) } + [editor].compactMap { $0 }.map { ($0.name, $0.memoryAfterWarmUp, $0.memoryAtEnd) }
         // A limit of zero turns its check off: under a sanitizer, its quarantine and shadow memory dominate.
         for (name, warm, end) in samples {
             let resident = end.residentKiB - warm.residentKiB
             if rssGrowthLimitKiB > 0 && resident > rssGrowthLimitKiB {
-                fail("\(name)'s resident memory grew by \(MemorySample.mebibytes(resident)) after the warm-up (limit \(MemorySample.mebibytes(rssGrowthLimitKiB)))")
+                fail(
+                    "\(name)'s resident memory grew by \(MemorySample.mebibytes(resident)) after the warm-up (limit \(MemorySample.mebibytes(rssGrowthLimitKiB)))"
+                )
             }
             if heapGrowthLimitKiB > 0, let before = warm.heapInUseKiB, let after = end.heapInUseKiB, after - before > heapGrowthLimitKiB {
-                fail("\(name)'s heap in use grew by \(MemorySample.mebibytes(after - before)) after the warm-up (limit \(MemorySample.mebibytes(heapGrowthLimitKiB)))")
+                fail(
+                    "\(name)'s heap in use grew by \(MemorySample.mebibytes(after - before)) after the warm-up (limit \(MemorySample.mebibytes(heapGrowthLimitKiB)))"
+                )
             }
         }
     }

@@ -100,7 +100,8 @@ struct SoakCoordinator {
         keepsDirectory = options.flags.contains("keep")
         disrupts = !options.flags.contains("no-disruptions")
         faultShim = options.string("fault-shim")
-        directory = options.string("directory")
+        directory =
+            options.string("directory")
             ?? FileManager.default.temporaryDirectory.appending(path: "stowage-soak-\(UUID().uuidString)").path(percentEncoded: false)
     }
 
@@ -125,13 +126,15 @@ struct SoakCoordinator {
         var children: [ChildProcess] = []
         do {
             for index in 0..<processes {
-                children.append(try ChildProcess(
-                    name: "worker-\(index)", executable: executable,
-                    arguments: ["worker", "--name", "worker-\(index)", "--index", "\(index)", "--threads", "\(threads)"] + common,
-                    environment: environment))
+                children.append(
+                    try ChildProcess(
+                        name: "worker-\(index)", executable: executable,
+                        arguments: ["worker", "--name", "worker-\(index)", "--index", "\(index)", "--threads", "\(threads)"] + common,
+                        environment: environment))
             }
-            children.append(try ChildProcess(
-                name: "editor", executable: executable, arguments: ["editor", "--name", "editor"] + common, environment: environment))
+            children.append(
+                try ChildProcess(
+                    name: "editor", executable: executable, arguments: ["editor", "--name", "editor"] + common, environment: environment))
         } catch {
             print(error)
             for child in children { child.kill(because: "the soak could not start") }
@@ -170,9 +173,13 @@ struct SoakCoordinator {
         if let disrupted = disruptionResult.withLock({ $0 }) {
             failures += disrupted.failures.map { "disruptions: \($0)" }
             failures += disrupted.lostExits.prefix(10).map { "disruptions: an exit lost \($0)" }
-            print("Disruptions: \(disrupted.exits) exits around writes (\(disrupted.lostExits.count) lost), "
-                + "\(disrupted.lockDeletions) deletions of the lock file, "
-                + (faultShim == nil ? "no flock faults (no --fault-shim)" : "\(disrupted.faultWindows) flock fault windows, \(disrupted.recoveries) recovered, slowest \(disrupted.slowestRecovery) after the fault cleared"))
+            print(
+                "Disruptions: \(disrupted.exits) exits around writes (\(disrupted.lostExits.count) lost), "
+                    + "\(disrupted.lockDeletions) deletions of the lock file, "
+                    + (faultShim == nil
+                        ? "no flock faults (no --fault-shim)"
+                        : "\(disrupted.faultWindows) flock fault windows, \(disrupted.recoveries) recovered, slowest \(disrupted.slowestRecovery) after the fault cleared")
+            )
         }
 
         SoakSummary(
@@ -201,7 +208,9 @@ struct SoakCoordinator {
                 let status = child.snapshot
                 guard !status.phase.hasEnded, status.killedBecause == nil else { continue }
                 if status.phase == .running && now - status.lastAdvance > .seconds(stallLimit) {
-                    child.kill(because: "its slowest thread finished no operation for \(format(stallLimit)) s (stuck at \(status.slowestThread)): a deadlock or a hang")
+                    child.kill(
+                        because: "its slowest thread finished no operation for \(format(stallLimit)) s (stuck at \(status.slowestThread)): a deadlock or a hang"
+                    )
                 } else if now > deadline {
                     child.kill(because: "still running \(format(grace)) s after the run should have ended (\(status.phase))")
                 }

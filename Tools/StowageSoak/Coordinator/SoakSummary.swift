@@ -44,8 +44,13 @@ struct SoakSummary {
         let present = workers.reduce(0) { $0 + $1.ownKeysPresent.count }
         let removed = workers.reduce(0) { $0 + $1.ownKeysRemoved.count }
         Swift.print("own keys checked: \(present) present, \(removed) removed")
-        Swift.print("change detection: " + workers.map { "\($0.name) observer \($0.observedExternalChanges), stream \($0.streamedExternalChanges), converged in \($0.convergenceMilliseconds.map { "\($0) ms" } ?? "never")" }.joined(separator: "; "))
-        Swift.print("file checks during the run: \(checker.checks) (\(checker.crossChecks) also with Stowage's parser), largest version \(checker.largestFile) bytes")
+        Swift.print(
+            "change detection: "
+                + workers.map {
+                    "\($0.name) observer \($0.observedExternalChanges), stream \($0.streamedExternalChanges), converged in \($0.convergenceMilliseconds.map { "\($0) ms" } ?? "never")"
+                }.joined(separator: "; "))
+        Swift.print(
+            "file checks during the run: \(checker.checks) (\(checker.crossChecks) also with Stowage's parser), largest version \(checker.largestFile) bytes")
         for note in notes { Swift.print(note) }
         Swift.print(String(format: "duration: %.1f s", seconds))
         Swift.print("")
@@ -64,7 +69,8 @@ struct SoakSummary {
                 + pad(MemorySample.mebibytes(start.residentKiB), 12, right: true) + pad(MemorySample.mebibytes(warm.residentKiB), 11, right: true)
                 + pad(MemorySample.mebibytes(end.residentKiB), 10, right: true) + pad(MemorySample.mebibytes(start.peakKiB), 13, right: true)
                 + pad(MemorySample.mebibytes(end.peakKiB), 11, right: true) + pad(MemorySample.mebibytes(end.residentKiB - warm.residentKiB), 9, right: true)
-                + pad(warm.heapInUseKiB.map(MemorySample.mebibytes) ?? "-", 12, right: true) + pad(end.heapInUseKiB.map(MemorySample.mebibytes) ?? "-", 11, right: true))
+                + pad(warm.heapInUseKiB.map(MemorySample.mebibytes) ?? "-", 12, right: true)
+                + pad(end.heapInUseKiB.map(MemorySample.mebibytes) ?? "-", 11, right: true))
     }
 
     private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

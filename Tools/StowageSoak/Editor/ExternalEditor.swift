@@ -116,7 +116,9 @@ struct EditorState {
         let storedGeneration = RawFile.integer(object[SoakKeys.externalGeneration]) ?? 0
         let storedCounter = RawFile.integer(object[SoakKeys.externalCounter]) ?? 0
         if storedGeneration != generation || storedCounter != edits {
-            problems.record("invariant: the editor's keys changed behind its back: generation \(storedGeneration) (wrote \(generation)), counter \(storedCounter) (wrote \(edits))")
+            problems.record(
+                "invariant: the editor's keys changed behind its back: generation \(storedGeneration) (wrote \(generation)), counter \(storedCounter) (wrote \(edits))"
+            )
         }
         generation += 1
         let counter = Int.random(in: 0..<SoakKeys.counterCount, using: &generator)
@@ -183,7 +185,8 @@ struct EditorState {
         defer { flock(folder, LOCK_UN) }
         var held = stat(), named = stat()
         guard fstat(lockDescriptor, &held) == 0, lstat(file + ".lock", &named) == 0,
-              held.st_dev == named.st_dev, held.st_ino == named.st_ino else { return false }
+            held.st_dev == named.st_dev, held.st_ino == named.st_ino
+        else { return false }
         try body()
         return true
     }

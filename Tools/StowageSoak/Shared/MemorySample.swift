@@ -48,7 +48,7 @@ struct MemorySample: Codable, Sendable {
             return Int(rest[start.upperBound...].prefix { $0.isNumber })
         }
         guard let system = lastSize("<system type=\"current\""), let fast = lastSize("<total type=\"fast\""),
-              let rest = lastSize("<total type=\"rest\"")
+            let rest = lastSize("<total type=\"rest\"")
         else { return nil }
         // A sanitizer replaces malloc; glibc's arenas are then empty and say nothing.
         guard system > 0 else { return nil }

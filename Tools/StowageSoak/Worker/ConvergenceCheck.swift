@@ -51,7 +51,9 @@ struct ConvergenceCheck {
             if differences.isEmpty { return Int((ContinuousClock.now - start) / .milliseconds(1)) }
             Thread.sleep(forTimeInterval: 0.02)
         } while ContinuousClock.now - start < limit
-        problems.record("invariant: after \(limit) the stores still differ from the final file in \(differences.count) places: \(differences.prefix(8).joined(separator: ", "))")
+        problems.record(
+            "invariant: after \(limit) the stores still differ from the final file in \(differences.count) places: \(differences.prefix(8).joined(separator: ", "))"
+        )
         return nil
     }
 }

@@ -28,7 +28,11 @@ enum SoakWorker {
         let problems = ErrorLog()
         // Errors are problems; events (a write that went through on retry) are told, as by default.
         StowageReport.handler = { report in
-            if case .error(let error) = report { problems.record("reported: \(error)") } else { FileHandle.standardError.write(Data("Stowage: \(report)\n".utf8)) }
+            if case .error(let error) = report {
+                problems.record("reported: \(error)")
+            } else {
+                FileHandle.standardError.write(Data("Stowage: \(report)\n".utf8))
+            }
         }
         let url = URL(filePath: file)
         do {

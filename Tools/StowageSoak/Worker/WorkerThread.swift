@@ -205,7 +205,8 @@ struct WorkerThread {
         let read = own.read()
         let expected = tally.ownKeys[own.key] ?? nil
         if read != expected {
-            problems.record("invariant: thread \(thread) read its own key \(own.key) as \(String(describing: read)), not its last write \(String(describing: expected))")
+            problems.record(
+                "invariant: thread \(thread) read its own key \(own.key) as \(String(describing: read)), not its last write \(String(describing: expected))")
         }
     }
 

@@ -59,19 +59,20 @@ struct FlagCommandTests {
         #expect(program.process.waitForLine(containing: "change theme=\"dark\" override") != nil)
         let listed = try stowage("flags", "list", "--manifest", program.manifest)
         #expect(listed.status == 0)
-        #expect(listed.output == """
-            KEY                  VALUE   ORIGIN      DEFAULT  TYPE                                     DESCRIPTION
-            new-checkout         false   default     false    Bool                                     Shows the new checkout flow
-            rate-limit           100     default     100      Int                                      Requests a client may make each second
-            theme                "dark"  override *  "light"  Theme (one of "light", "dark", "sepia")  The colour scheme
-            search.vector-index  false   default     false    Bool                                     Ranks results with the vector index
+        #expect(
+            listed.output == """
+                KEY                  VALUE   ORIGIN      DEFAULT  TYPE                                     DESCRIPTION
+                new-checkout         false   default     false    Bool                                     Shows the new checkout flow
+                rate-limit           100     default     100      Int                                      Requests a client may make each second
+                theme                "dark"  override *  "light"  Theme (one of "light", "dark", "sepia")  The colour scheme
+                search.vector-index  false   default     false    Bool                                     Ranks results with the vector index
 
-            Overrides for flags the program no longer declares (remove with stowage flags reset KEY):
-            old-flag  true
+                Overrides for flags the program no longer declares (remove with stowage flags reset KEY):
+                old-flag  true
 
-            The program keeps its remote values in memory only: flags it has remote values for may show their defaults here.
+                The program keeps its remote values in memory only: flags it has remote values for may show their defaults here.
 
-            """)
+                """)
         let search = try stowage("flags", "list", "--manifest", program.manifest, "--search", "VECTOR")
         #expect(search.output.split(separator: "\n").dropFirst().first?.hasPrefix("search.vector-index") == true)
 
@@ -152,10 +153,12 @@ struct FlagCommandTests {
         let program = try Program()
         try Data(#"{"theme": "purple"}"#.utf8).write(to: program.folder.url.appending(path: "shop-flags.overrides.json"))
         let listed = try stowage("flags", "list", "--manifest", program.manifest)
-        #expect(listed.output.contains("""
-            Overrides the program ignores, not being values of their flags' types (remove with stowage flags reset KEY):
-            theme  "purple"  takes one of "light", "dark", "sepia"
-            """))
+        #expect(
+            listed.output.contains(
+                """
+                Overrides the program ignores, not being values of their flags' types (remove with stowage flags reset KEY):
+                theme  "purple"  takes one of "light", "dark", "sepia"
+                """))
         #expect(try stowage("flags", "list", "--manifest", program.manifest, "--json").output.contains(#""invalidOverrides":{"theme":"purple"}"#))
         let reset = try stowage("flags", "reset", "--manifest", program.manifest, "theme")
         #expect(reset.status == 0 && reset.output == "theme = \"light\" (default)\n")
@@ -180,7 +183,9 @@ struct FlagCommandTests {
     }
 
     @Test func everyCommandHasHelpWithAnExample() throws {
-        for command in [["flags"], ["flags", "list"], ["flags", "set"], ["flags", "reset"], ["flags", "watch"], ["get"], ["set"], ["remove"], ["list"], ["watch"], []] {
+        for command in [
+            ["flags"], ["flags", "list"], ["flags", "set"], ["flags", "reset"], ["flags", "watch"], ["get"], ["set"], ["remove"], ["list"], ["watch"], [],
+        ] {
             let help = try stowage(command + ["--help"])
             #expect(help.status == 0, "\(command)")
             #expect(help.output.contains("Example"), "\(command)")

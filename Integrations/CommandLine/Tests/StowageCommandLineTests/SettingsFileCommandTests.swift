@@ -37,26 +37,29 @@ struct SettingsFileCommandTests {
         let folder = Folder()
         let file = folder.path("settings.json")
         try Data(#"{"theme": "dark", "server": {"port": 8080}, "api.token": "s3cr3t"}"#.utf8).write(to: URL(filePath: file))
-        #expect(try stowage("list", file).output == """
-            api.token  <redacted>
-            server     {"port":8080}
-            theme      "dark"
+        #expect(
+            try stowage("list", file).output == """
+                api.token  <redacted>
+                server     {"port":8080}
+                theme      "dark"
 
-            """)
-        #expect(try stowage("list", file, "--nested", ".").output == """
-            api.token    <redacted>
-            server.port  8080
-            theme        "dark"
+                """)
+        #expect(
+            try stowage("list", file, "--nested", ".").output == """
+                api.token    <redacted>
+                server.port  8080
+                theme        "dark"
 
-            """)
+                """)
         #expect(try stowage("get", file, "api.token").output == "<redacted>\n")
         // A secret nested under an ordinary key is redacted too.
         try Data(#"{"database": {"host": "db", "password": "s3cr3t"}, "list": [{"token": "t"}]}"#.utf8).write(to: URL(filePath: file))
-        #expect(try stowage("list", file).output == """
-            database  {"host":"db","password":"<redacted>"}
-            list      [{"token":"<redacted>"}]
+        #expect(
+            try stowage("list", file).output == """
+                database  {"host":"db","password":"<redacted>"}
+                list      [{"token":"<redacted>"}]
 
-            """)
+                """)
         #expect(try stowage("get", file, "database").output == #"{"host":"db","password":"<redacted>"}"# + "\n")
         #expect(try stowage("list", file, "--json").output.contains("s3cr3t") == false)
         #expect(try stowage("get", file, "database", "--show-secrets").output.contains("s3cr3t"))
@@ -70,8 +73,10 @@ struct SettingsFileCommandTests {
     @Test func valuesAreJSONLiteralsAndPlainWordsAreText() throws {
         let folder = Folder()
         let file = folder.path("settings.json")
-        for (value, stored) in [("true", "true"), ("250", "250"), ("1.5", "1.5"), ("dark", "\"dark\""), ("\"dark\"", "\"dark\""),
-                                ("[1, 2]", "[1,2]"), (#"{"burst": 5}"#, #"{"burst":5}"#), ("hello world", "\"hello world\"")] {
+        for (value, stored) in [
+            ("true", "true"), ("250", "250"), ("1.5", "1.5"), ("dark", "\"dark\""), ("\"dark\"", "\"dark\""),
+            ("[1, 2]", "[1,2]"), (#"{"burst": 5}"#, #"{"burst":5}"#), ("hello world", "\"hello world\""),
+        ] {
             #expect(try stowage("set", file, "value", value).status == 0)
             #expect(try stowage("get", file, "value").output == stored + "\n", "\(value)")
         }

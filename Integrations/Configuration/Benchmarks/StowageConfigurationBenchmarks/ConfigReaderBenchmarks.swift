@@ -34,13 +34,15 @@ struct ConfigReaderBenchmarks {
             Subject(name: "`provider.value(forKey:type:)`, StowageConfigProvider over JSONFileStore") { try sumOfProviderReads(overFile, $0) },
         ]
         let perRead = try measureRounds(subjects, rounds: rounds, iterations: iterations, expectedSum: 41 * iterations)
-        var table = ResultTable(title: "a. Read an Int through swift-configuration: StowageConfigProvider vs InMemoryProvider", ratioHeading: "p50 / baseline p50")
+        var table = ResultTable(
+            title: "a. Read an Int through swift-configuration: StowageConfigProvider vs InMemoryProvider", ratioHeading: "p50 / baseline p50")
         for (index, subject) in subjects.enumerated() {
             let baselineIndex = index < 3 ? 0 : 3
-            table.rows.append(.init(
-                name: subject.name, p50: Format.duration(perRead[index].median), p90: Format.duration(perRead[index].percentile(90)),
-                opsPerSecond: 1 / perRead[index].median,
-                ratio: index == baselineIndex ? "baseline" : Format.ratio(perRead[index].median, perRead[baselineIndex].median)))
+            table.rows.append(
+                .init(
+                    name: subject.name, p50: Format.duration(perRead[index].median), p90: Format.duration(perRead[index].percentile(90)),
+                    opsPerSecond: 1 / perRead[index].median,
+                    ratio: index == baselineIndex ? "baseline" : Format.ratio(perRead[index].median, perRead[baselineIndex].median)))
         }
         table.notes = [
             "\(rounds) rounds of \(Format.grouped(iterations)) reads of `server.port` (holding 41) per subject, taken in turn; p50 and p90 are over rounds, of the time per read.",

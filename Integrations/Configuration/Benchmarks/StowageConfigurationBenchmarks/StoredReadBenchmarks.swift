@@ -24,12 +24,14 @@ struct StoredReadBenchmarks {
             Subject(name: "context: `reader.int(forKey:)`, InMemoryProvider") { sumOfReaderReads(ConfigReader(provider: provider), $0) },
         ]
         let perRead = try measureRounds(subjects, rounds: rounds, iterations: iterations, expectedSum: 41 * iterations)
-        var table = ResultTable(title: "b. Read a provider's Int: Stowage `@Stored` over ConfigProviderStore vs the provider directly", ratioHeading: "p50 / baseline p50")
+        var table = ResultTable(
+            title: "b. Read a provider's Int: Stowage `@Stored` over ConfigProviderStore vs the provider directly", ratioHeading: "p50 / baseline p50")
         for (index, subject) in subjects.enumerated() {
-            table.rows.append(.init(
-                name: subject.name, p50: Format.duration(perRead[index].median), p90: Format.duration(perRead[index].percentile(90)),
-                opsPerSecond: 1 / perRead[index].median,
-                ratio: index == 0 ? "baseline" : Format.ratio(perRead[index].median, perRead[0].median)))
+            table.rows.append(
+                .init(
+                    name: subject.name, p50: Format.duration(perRead[index].median), p90: Format.duration(perRead[index].percentile(90)),
+                    opsPerSecond: 1 / perRead[index].median,
+                    ratio: index == 0 ? "baseline" : Format.ratio(perRead[index].median, perRead[0].median)))
         }
         table.notes = [
             "\(rounds) rounds of \(Format.grouped(iterations)) reads per subject, taken in turn; p50 and p90 are over rounds, of the time per read; every sum checked.",

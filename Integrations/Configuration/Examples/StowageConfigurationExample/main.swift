@@ -37,7 +37,9 @@ try await config.watchString(forKey: "log.level", default: "warning") { levels i
     let editor = Process()
     editor.executableURL = URL(filePath: "/bin/sh")
     // Written beside the file and renamed over it, as editors do, so no reader ever sees half a file.
-    editor.arguments = ["-c", #"printf '{"http": {"port": 8080}, "log": {"level": "debug"}}' > "$1.tmp" && mv "$1.tmp" "$1""#, "sh", fileURL.path(percentEncoded: false)]
+    editor.arguments = [
+        "-c", #"printf '{"http": {"port": 8080}, "log": {"level": "debug"}}' > "$1.tmp" && mv "$1.tmp" "$1""#, "sh", fileURL.path(percentEncoded: false),
+    ]
     try editor.run()
     editor.waitUntilExit()
     print("another process set it; now", try await iterator.next() ?? "?")

@@ -20,12 +20,13 @@ struct ConfigProviderStoreTests {
     }
 
     @Test func typedReadsGiveTheProvidersValuesExactly() throws {
-        let store = ConfigProviderStore(InMemoryProvider(values: [
-            "limits.minimum": .init(.int(.min), isSecret: false), "limits.maximum": .init(.int(.max), isSecret: false),
-            "ratio": .init(.double(-0.0), isSecret: false), "name": "Zoë 👩🏽‍💻", "enabled": true,
-            "blob": .init(.bytes([]), isSecret: false), "hosts": .init(.stringArray([]), isSecret: false),
-            "ports": .init(.intArray([80, 443]), isSecret: false), "checksums": .init(.byteChunkArray([[1], []]), isSecret: false),
-        ]))
+        let store = ConfigProviderStore(
+            InMemoryProvider(values: [
+                "limits.minimum": .init(.int(.min), isSecret: false), "limits.maximum": .init(.int(.max), isSecret: false),
+                "ratio": .init(.double(-0.0), isSecret: false), "name": "Zoë 👩🏽‍💻", "enabled": true,
+                "blob": .init(.bytes([]), isSecret: false), "hosts": .init(.stringArray([]), isSecret: false),
+                "ports": .init(.intArray([80, 443]), isSecret: false), "checksums": .init(.byteChunkArray([[1], []]), isSecret: false),
+            ]))
         #expect(try store.value(forKey: "limits.minimum", as: Int.self) == .min)
         #expect(try store.value(forKey: "limits.maximum", as: Int64.self) == Int64(Int.max))
         #expect(try store.value(forKey: "ratio", as: Double.self)?.bitPattern == (-0.0).bitPattern)
@@ -76,7 +77,10 @@ struct ConfigProviderStoreTests {
     @Test func writesAreRefusedAsReadOnlyNamingTheKey() throws {
         let store = ConfigProviderStore(InMemoryProvider(values: ["limit": 1]))
         #expect(!store.isDefaultWriteLayer)
-        for write in [{ try store.set(2, forKey: "limit") }, { try store.removeValue(forKey: "limit") }, { try store.reference(forKey: "limit", as: Int.self).modify { $0 = 3 } }] {
+        for write in [
+            { try store.set(2, forKey: "limit") }, { try store.removeValue(forKey: "limit") },
+            { try store.reference(forKey: "limit", as: Int.self).modify { $0 = 3 } },
+        ] {
             let error = try #require(throws: StorageError.self) { try write() }
             #expect(error.code == .readOnly)
             #expect(error.key == "limit")

@@ -169,7 +169,8 @@ struct StowageConfigProviderTests {
         try await withTemporaryDirectory { folder in
             let url = folder.appending(path: "service.json")
             try Data(#"{"server": {"port": 8080}}"#.utf8).write(to: url)
-            let store = JSONFileStore(url: url, options: .init(keyLayout: .nested(separator: "."), changeDetection: .automatic(pollInterval: .milliseconds(50))))
+            let store = JSONFileStore(
+                url: url, options: .init(keyLayout: .nested(separator: "."), changeDetection: .automatic(pollInterval: .milliseconds(50))))
             let reader = ConfigReader(provider: StowageConfigProvider(store))
             #expect(reader.int(forKey: "server.port") == 8080)
             try await withinTimeLimit(waitingFor: "the port edited by another process") {
@@ -203,7 +204,8 @@ struct StowageConfigProviderTests {
         try await withTemporaryDirectory { folder in
             let url = folder.appending(path: "service.json")
             try Data(#"{"server": {"port": 8080, "host": "a.internal"}}"#.utf8).write(to: url)
-            let store = JSONFileStore(url: url, options: .init(keyLayout: .nested(separator: "."), changeDetection: .automatic(pollInterval: .milliseconds(50))))
+            let store = JSONFileStore(
+                url: url, options: .init(keyLayout: .nested(separator: "."), changeDetection: .automatic(pollInterval: .milliseconds(50))))
             let provider = StowageConfigProvider(store)
             try await withinTimeLimit(waitingFor: "a snapshot after another process's edit") {
                 try await provider.watchSnapshot { snapshots in

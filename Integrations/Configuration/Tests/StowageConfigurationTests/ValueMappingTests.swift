@@ -109,13 +109,14 @@ struct ValueMappingTests {
 
     @Test(arguments: [ConfigType.stringArray, .intArray, .doubleArray, .boolArray, .byteChunkArray])
     func anEmptyArrayReadsAsEveryArrayType(_ type: ConfigType) throws {
-        let expected: ConfigContent = switch type {
-        case .stringArray: .stringArray([])
-        case .intArray: .intArray([])
-        case .doubleArray: .doubleArray([])
-        case .boolArray: .boolArray([])
-        default: .byteChunkArray([])
-        }
+        let expected: ConfigContent =
+            switch type {
+            case .stringArray: .stringArray([])
+            case .intArray: .intArray([])
+            case .doubleArray: .doubleArray([])
+            case .boolArray: .boolArray([])
+            default: .byteChunkArray([])
+            }
         #expect(try read(.array([]), as: type) == expected)
     }
 
@@ -186,7 +187,9 @@ struct ValueMappingTests {
     }
 
     @Test func nanRoundTripsThroughStowageAndBack() throws {
-        guard case .double(let back)? = try read(StoredValue(configContent: ConfigContent.double(.nan)), as: .double) else { Issue.record("NaN was lost"); return }
+        guard case .double(let back)? = try read(StoredValue(configContent: ConfigContent.double(.nan)), as: .double) else {
+            Issue.record("NaN was lost"); return
+        }
         #expect(back.isNaN)
     }
 

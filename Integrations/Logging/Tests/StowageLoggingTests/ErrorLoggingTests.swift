@@ -53,7 +53,8 @@ struct ErrorLoggingTests {
         }
         let handler = InMemoryLogHandler()
         let router = StowageLogRouter(logger: Logger(label: "test") { _ in handler })
-        router.log(StorageError(code: .storeFailure, key: "motto", reason: "the value could not be written.", underlyingError: DriverError(), storeName: "Remote"))
+        router.log(
+            StorageError(code: .storeFailure, key: "motto", reason: "the value could not be written.", underlyingError: DriverError(), storeName: "Remote"))
 
         let line = try #require(handler.entries.first)
         #expect(!line.everything.contains("s3cr3t"), "\(line.everything)")

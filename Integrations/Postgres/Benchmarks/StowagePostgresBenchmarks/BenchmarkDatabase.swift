@@ -20,8 +20,9 @@ struct BenchmarkDatabase: Sendable {
         }
         // Loopback TCP without TLS, as the tests' default configuration: the
         // figures are the store's and the protocol's, not the cipher's.
-        return BenchmarkDatabase(configuration: PostgresClient.Configuration(
-            host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable))
+        return BenchmarkDatabase(
+            configuration: PostgresClient.Configuration(
+                host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable))
     }
 
     /// Runs `body` with a plain client of its own, stopped afterwards.

@@ -53,10 +53,14 @@ struct ConvergenceBenchmarks {
                 }
             } catch {
                 // The gate's closing stops both children; reap them before reporting the failure.
-                _ = try? await onThread { var ending = children; return try ending.finish() }
+                _ = try? await onThread {
+                    var ending = children; return try ending.finish()
+                }
                 throw error
             }
-            let outputs = try await onThread { var ending = children; return try ending.finish() }
+            let outputs = try await onThread {
+                var ending = children; return try ending.finish()
+            }
             guard outputs[1].hasPrefix("done"), outputs[0].hasPrefix("done "), let writes = Int(outputs[0].dropFirst(5).prefix { $0.isNumber }) else {
                 throw BenchmarkFailure("the convergence group's children ended with \"\(outputs[0].prefix(40))\" and \"\(outputs[1].prefix(40))\", not done")
             }
@@ -71,9 +75,10 @@ struct ConvergenceBenchmarks {
             ("context: termination → B's status says it no longer receives changes", Samples(recoveries.map(\.lost))),
         ]
         for (index, (name, samples)) in subjects.enumerated() {
-            table.rows.append(.init(
-                name: name, p50: Format.duration(samples.median), ratio: index == 0 ? "baseline" : Format.ratio(samples.median, floor.median),
-                samples: samples.count, maximum: Format.duration(samples.maximum)))
+            table.rows.append(
+                .init(
+                    name: name, p50: Format.duration(samples.median), ratio: index == 0 ? "baseline" : Format.ratio(samples.median, floor.median),
+                    samples: samples.count, maximum: Format.duration(samples.maximum)))
         }
         let defaults = PostgresStore.Options()
         table.notes = [
@@ -94,7 +99,9 @@ struct ConvergenceBenchmarks {
         let line = try await onThread { children.readLine(fromChild: 1) }
         let fields = line?.split(separator: " ").compactMap { UInt64($0) } ?? []
         guard let line, line.hasPrefix("recovered "), fields.count == 3 else {
-            throw BenchmarkFailure("the watcher said \(line.map { "\"\($0)\"" } ?? "nothing") after its listening connection was terminated, not recovered <ns> <ns> <ns>; its error is above")
+            throw BenchmarkFailure(
+                "the watcher said \(line.map { "\"\($0)\"" } ?? "nothing") after its listening connection was terminated, not recovered <ns> <ns> <ns>; its error is above"
+            )
         }
         let times = fields.map { Timestamp(nanoseconds: $0).seconds(since: start) }
         guard times[0] > 0 else { throw BenchmarkFailure("the watcher lost its listening connection before the benchmark terminated it") }

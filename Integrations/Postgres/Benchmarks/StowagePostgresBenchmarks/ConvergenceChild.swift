@@ -84,7 +84,7 @@ enum ConvergenceChild {
             }
             do {
                 try await watching.value
-            } catch where stopped.withLock({ $0 }) {
+            } catch  where stopped.withLock({ $0 }) {
                 // Told to stop while waiting for the next loss: the end of the run.
             }
         }

@@ -24,7 +24,8 @@ struct LoadBenchmarks {
         let (opened, fresh, warm) = try await database.withClient { client in
             try await database.prepare(client: client)
             // Half integers, half strings, as JSON text, each row stamped with a revision by the store's trigger.
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO stowage.entries (namespace, key, value)
                 SELECT \(namespace), 'setting.' || i, CASE WHEN i % 2 = 0 THEN i::text ELSE '"value ' || i || '"' END
                 FROM generate_series(1, \(keyCount)) AS i
@@ -63,9 +64,10 @@ struct LoadBenchmarks {
             ("context: the same `SELECT` on a connected client", warm),
         ]
         for (index, (name, samples)) in subjects.enumerated() {
-            table.rows.append(.init(
-                name: name, p50: Format.duration(samples.median), p90: Format.duration(samples.percentile(90)),
-                opsPerSecond: nil, ratio: index == 0 ? "baseline" : Format.ratio(samples.median, fresh.median)))
+            table.rows.append(
+                .init(
+                    name: name, p50: Format.duration(samples.median), p90: Format.duration(samples.percentile(90)),
+                    opsPerSecond: nil, ratio: index == 0 ? "baseline" : Format.ratio(samples.median, fresh.median)))
         }
         table.notes = [
             "\(rounds) rounds (after one warm-up), the subjects in turn; p90 is over rounds. The store's rows are half integers, half strings.",

@@ -57,17 +57,21 @@ struct ModifyBenchmarks {
                 let store = try await Self.runChildren(.store, namespace: namespace, processes: processes, each: each)
                 let stored = try await BenchmarkDatabase.storedText(client: client, namespace: namespace, key: ModifyChild.key)
                 guard stored == String(increments) else {
-                    throw BenchmarkFailure("store with \(processes) processes: the counter holds \(stored ?? "no row"), not \(increments): an increment was lost or doubled")
+                    throw BenchmarkFailure(
+                        "store with \(processes) processes: the counter holds \(stored ?? "no row"), not \(increments): an increment was lost or doubled")
                 }
 
                 let label = processes == 1 ? "1 process" : "\(processes) processes"
                 let floorRate = Double(increments) / floor.wall
                 let storeRate = Double(increments) / store.wall
                 rows.append(Self.row("floor: `UPDATE t SET n = n + 1 WHERE id = 1`, \(label) — baseline", floor, rate: floorRate, ratio: "baseline"))
-                rows.append(Self.row("store: `reference.modify { $0 = ($0 ?? 0) + 1 }`, \(label)", store, rate: storeRate, ratio: Format.ratio(storeRate, floorRate)))
+                rows.append(
+                    Self.row("store: `reference.modify { $0 = ($0 ?? 0) + 1 }`, \(label)", store, rate: storeRate, ratio: Format.ratio(storeRate, floorRate)))
                 attempts.append("\(processes): \(String(format: "%.2f", Double(store.attempts) / Double(increments))) (most for one: \(store.mostAttempts))")
                 if processes > 1 {
-                    finishes.append("\(processes): store \(Format.seconds(store.firstDone)) of \(Format.seconds(store.wall)), floor \(Format.seconds(floor.firstDone)) of \(Format.seconds(floor.wall))")
+                    finishes.append(
+                        "\(processes): store \(Format.seconds(store.firstDone)) of \(Format.seconds(store.wall)), floor \(Format.seconds(floor.firstDone)) of \(Format.seconds(floor.wall))"
+                    )
                 }
                 walls.append("\(processes): store \(Format.seconds(store.wall)), floor \(Format.seconds(floor.wall))")
             }
@@ -110,7 +114,8 @@ struct ModifyBenchmarks {
             for output in outputs {
                 let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
                 let done = lines.first?.split(separator: " ") ?? []
-                guard done.count == 4, done[0] == "done", let finished = UInt64(done[1]), let tries = Int(done[2]), let most = Int(done[3]), lines.count >= 2 else {
+                guard done.count == 4, done[0] == "done", let finished = UInt64(done[1]), let tries = Int(done[2]), let most = Int(done[3]), lines.count >= 2
+                else {
                     throw BenchmarkFailure("a \(kind.rawValue) child reported \"\(output.prefix(80))\", not done <ns> <attempts> <most> and its latencies")
                 }
                 let times = lines[1].split(separator: " ").compactMap { UInt64($0) }

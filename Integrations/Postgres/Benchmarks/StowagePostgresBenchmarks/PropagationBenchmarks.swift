@@ -47,7 +47,9 @@ struct PropagationBenchmarks {
         /// The children, A then B.
         func plans(namespace: String, writes: Int) -> [PropagationChild.Plan] {
             func plan(_ kind: PropagationChild.Kind, writer: String?, hears: String?) -> PropagationChild.Plan {
-                .init(kind: kind, namespace: namespace, writes: writes, perSecond: PropagationBenchmarks.perSecond, keys: PropagationBenchmarks.keys, writer: writer, hears: hears)
+                .init(
+                    kind: kind, namespace: namespace, writes: writes, perSecond: PropagationBenchmarks.perSecond, keys: PropagationBenchmarks.keys,
+                    writer: writer, hears: hears)
             }
             switch self {
             case .floor: return [plan(.notify, writer: "a", hears: nil), plan(.notify, writer: nil, hears: "a")]
@@ -92,9 +94,10 @@ struct PropagationBenchmarks {
         let baseline = outcomes[0].fromStart.median
         for (index, subject) in Subject.allCases.enumerated() {
             let run = outcomes[index].fromStart
-            table.rows.append(.init(
-                name: subject.name, p50: Format.duration(run.median), p90: Format.duration(run.percentile(90)), p99: Format.duration(run.percentile(99)),
-                ratio: index == 0 ? "baseline" : Format.ratio(run.median, baseline), samples: run.count, maximum: Format.duration(run.maximum)))
+            table.rows.append(
+                .init(
+                    name: subject.name, p50: Format.duration(run.median), p90: Format.duration(run.percentile(90)), p99: Format.duration(run.percentile(99)),
+                    ratio: index == 0 ? "baseline" : Format.ratio(run.median, baseline), samples: run.count, maximum: Format.duration(run.maximum)))
         }
         let store = outcomes[2].fromStart
         let both = outcomes[3].fromStart
@@ -147,10 +150,13 @@ struct PropagationBenchmarks {
             }
             guard output.hasPrefix("done") else { throw BenchmarkFailure("a \(plan.kind.rawValue) child of the propagation group did not say done") }
             if plan.writer != nil {
-                guard starts.count == plan.writes else { throw BenchmarkFailure("a \(plan.kind.rawValue) writer reported \(starts.count) writes, not \(plan.writes)") }
+                guard starts.count == plan.writes else {
+                    throw BenchmarkFailure("a \(plan.kind.rawValue) writer reported \(starts.count) writes, not \(plan.writes)")
+                }
                 outcome.writes += starts.count
                 if let first = starts.min(), let last = starts.max(), last > first {
-                    outcome.slowestPace = min(outcome.slowestPace, Double(starts.count - 1) / Timestamp(nanoseconds: last).seconds(since: Timestamp(nanoseconds: first)))
+                    outcome.slowestPace = min(
+                        outcome.slowestPace, Double(starts.count - 1) / Timestamp(nanoseconds: last).seconds(since: Timestamp(nanoseconds: first)))
                 }
             }
         }

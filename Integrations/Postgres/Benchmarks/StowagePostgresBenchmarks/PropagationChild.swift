@@ -141,7 +141,8 @@ enum PropagationChild {
                 case .upsert, .store:
                     let key = plan.key(of: writer, index)
                     let value = "\"\(id)\""
-                    let rows = try await client.query("""
+                    let rows = try await client.query(
+                        """
                         INSERT INTO stowage.entries (namespace, key, value) VALUES (\(plan.namespace), \(key), \(value))
                         ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = false
                         RETURNING revision

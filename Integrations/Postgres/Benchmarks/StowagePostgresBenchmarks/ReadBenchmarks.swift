@@ -47,14 +47,17 @@ struct ReadBenchmarks {
         for (index, subject) in subjects.enumerated() {
             let samples = perRead[index]
             let isBaseline = index % 2 == 0
-            table.rows.append(.init(
-                name: "\(subject.name)\(isBaseline ? " — baseline" : "")", p50: Format.duration(samples.median), p90: Format.duration(samples.percentile(90)),
-                opsPerSecond: 1 / samples.median, ratio: isBaseline ? "baseline" : Format.ratio(samples.median, perRead[index - 1].median)))
+            table.rows.append(
+                .init(
+                    name: "\(subject.name)\(isBaseline ? " — baseline" : "")", p50: Format.duration(samples.median),
+                    p90: Format.duration(samples.percentile(90)),
+                    opsPerSecond: 1 / samples.median, ratio: isBaseline ? "baseline" : Format.ratio(samples.median, perRead[index - 1].median)))
         }
-        table.rows.append(.init(
-            name: "context: one `SELECT 1` round trip, plain PostgresClient", p50: Format.duration(roundTrip.median),
-            p90: Format.duration(roundTrip.percentile(90)), p99: Format.duration(roundTrip.percentile(99)), opsPerSecond: 1 / roundTrip.median,
-            ratio: Format.ratio(roundTrip.median, perRead[1].median) + " a PostgreSQL wrapper read"))
+        table.rows.append(
+            .init(
+                name: "context: one `SELECT 1` round trip, plain PostgresClient", p50: Format.duration(roundTrip.median),
+                p90: Format.duration(roundTrip.percentile(90)), p99: Format.duration(roundTrip.percentile(99)), opsPerSecond: 1 / roundTrip.median,
+                ratio: Format.ratio(roundTrip.median, perRead[1].median) + " a PostgreSQL wrapper read"))
         table.notes = [
             "\(rounds) rounds of \(Format.grouped(iterations)) reads per subject, taken in turn; p50 and p90 are over rounds, of the time per read.",
             "Every round's reads summed to 41 × reads (checked). The `SELECT 1` row is \(roundTrip.count) round trips, for scale: what a read that did go to the server would cost at least.",

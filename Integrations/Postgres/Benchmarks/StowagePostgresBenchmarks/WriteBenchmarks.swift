@@ -76,10 +76,11 @@ struct WriteBenchmarks {
         let baseline = samples[0]
         for (index, subject) in Subject.allCases.enumerated() {
             let run = samples[index]
-            table.rows.append(.init(
-                name: subject.name, p50: Format.duration(run.median), p90: Format.duration(run.percentile(90)),
-                p99: Format.duration(run.percentile(99)), opsPerSecond: Double(run.count) / run.total,
-                ratio: index == 0 ? "baseline" : Format.ratio(run.median, baseline.median)))
+            table.rows.append(
+                .init(
+                    name: subject.name, p50: Format.duration(run.median), p90: Format.duration(run.percentile(90)),
+                    p99: Format.duration(run.percentile(99)), opsPerSecond: Double(run.count) / run.total,
+                    ratio: index == 0 ? "baseline" : Format.ratio(run.median, baseline.median)))
         }
         table.notes = [
             "\(Format.grouped(baseline.count)) sequential writes per subject (after \(perBlock) warm-up writes each), in \(blocks) blocks of \(perBlock) taken in turn; ops/s is writes / total time, one at a time.",
@@ -97,13 +98,15 @@ struct WriteBenchmarks {
         switch subject {
         case .baseline:
             for value in values {
-                samples.append(try await measureAsync {
-                    let rows = try await client.query("""
-                        INSERT INTO stowage.entries (namespace, key, value) VALUES (\(namespace), \(key), \(String(value)))
-                        ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = false
-                        """)
-                    for try await _ in rows {}
-                })
+                samples.append(
+                    try await measureAsync {
+                        let rows = try await client.query(
+                            """
+                            INSERT INTO stowage.entries (namespace, key, value) VALUES (\(namespace), \(key), \(String(value)))
+                            ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = false
+                            """)
+                        for try await _ in rows {}
+                    })
             }
         case .setAndCommit:
             for value in values {
@@ -114,25 +117,28 @@ struct WriteBenchmarks {
             samples = try await onThread {
                 var samples = Samples()
                 for value in values {
-                    samples.append(try measure {
-                        try store.set(value, forKey: key)
-                        try store.flush()
-                    })
+                    samples.append(
+                        try measure {
+                            try store.set(value, forKey: key)
+                            try store.flush()
+                        })
                 }
                 return samples
             }
         case .storeStatement:
             // The text of PostgresSchema.upsertBatch (internal to the store), with one key, as the store sends a lone write.
             for value in values {
-                samples.append(try await measureAsync {
-                    let rows = try await client.query("""
-                        INSERT INTO stowage.entries AS e (namespace, key, value, removed)
-                        SELECT \(namespace), k, CASE WHEN r THEN NULL ELSE v END, r FROM unnest(\([key])::text[], \([String(value)])::text[], \([false])::boolean[]) AS t(k, v, r)
-                        ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
-                        RETURNING key, revision
-                        """)
-                    for try await _ in rows.decode((String, Int64).self) {}
-                })
+                samples.append(
+                    try await measureAsync {
+                        let rows = try await client.query(
+                            """
+                            INSERT INTO stowage.entries AS e (namespace, key, value, removed)
+                            SELECT \(namespace), k, CASE WHEN r THEN NULL ELSE v END, r FROM unnest(\([key])::text[], \([String(value)])::text[], \([false])::boolean[]) AS t(k, v, r)
+                            ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
+                            RETURNING key, revision
+                            """)
+                        for try await _ in rows.decode((String, Int64).self) {}
+                    })
             }
         }
         return samples

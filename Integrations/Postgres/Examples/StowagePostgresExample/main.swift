@@ -63,9 +63,9 @@ do {
     print("Visit \(visits) of this namespace")
 
     print("maximumItems: \(settings.maximumItems), banner: \"\(settings.banner)\"")
-    settings.banner = "Free shipping over 50 €"   // written behind: the cache has it at once
-    store[Settings.Checkout.maximumItems] = 80       // typed keys work as on any store
-    try await store.commitPendingWrites()          // returns once PostgreSQL has committed both
+    settings.banner = "Free shipping over 50 €"  // written behind: the cache has it at once
+    store[Settings.Checkout.maximumItems] = 80  // typed keys work as on any store
+    try await store.commitPendingWrites()  // returns once PostgreSQL has committed both
     print("After the change: maximumItems: \(settings.maximumItems), banner: \"\(settings.banner)\"")
 
     // Another server of the fleet (a second store here, as another process would open it) changes

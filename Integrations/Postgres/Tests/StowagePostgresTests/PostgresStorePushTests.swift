@@ -42,7 +42,8 @@ struct PostgresStorePushTests {
     private func makeTablesOfTheFirstRelease(_ database: TestDatabase) async throws -> String {
         let schema = "first_\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
-        try database.psql("""
+        try database.psql(
+            """
             DROP TRIGGER notify_change ON \(schema).entries; DROP TRIGGER notify_truncate ON \(schema).entries;
             DROP FUNCTION \(schema).notify_change(); DROP FUNCTION \(schema).change_payload(text, text, bigint, boolean);
             DELETE FROM \(schema).schema_versions WHERE component = 'notifications'
@@ -73,7 +74,8 @@ struct PostgresStorePushTests {
         let schema = try await makeTablesOfTheFirstRelease(database)
         let role = "restricted_\(UUID().uuidString.prefix(8).lowercased())"
         let password = UUID().uuidString
-        try database.psql("""
+        try database.psql(
+            """
             CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
             GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
             GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)

@@ -38,7 +38,9 @@ struct PostgresStoreValueTests {
         try await store.setAndCommit(-0.0, forKey: "zero")
         let text = try await database.withClient { client in
             var found: String?
-            for try await value in try await client.query("SELECT value FROM stowage.entries WHERE namespace = \(namespace) AND key = 'zero'").decode(String.self) {
+            for try await value in try await client.query("SELECT value FROM stowage.entries WHERE namespace = \(namespace) AND key = 'zero'").decode(
+                String.self)
+            {
                 found = value
             }
             return found
@@ -70,7 +72,9 @@ struct PostgresStoreValueTests {
 
         let row = try await database.withClient { client in
             var found: (String?, Bool)?
-            for try await row in try await client.query("SELECT value, removed FROM stowage.entries WHERE namespace = \(namespace) AND key = 'gone'").decode((String?, Bool).self) {
+            for try await row in try await client.query("SELECT value, removed FROM stowage.entries WHERE namespace = \(namespace) AND key = 'gone'").decode(
+                (String?, Bool).self)
+            {
                 found = row
             }
             return found.map { [$0.0 ?? "NULL", "\($0.1)"] }

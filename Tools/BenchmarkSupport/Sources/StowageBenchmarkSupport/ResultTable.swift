@@ -65,7 +65,8 @@ public struct ResultTable: Sendable {
         case .latency:
             lines += ["| Benchmark | samples | p50 | p90 | p99 | max | \(ratioHeading) |", "|---|---:|---:|---:|---:|---:|---:|"]
             for row in rows {
-                lines.append("| \(row.name) | \(row.samples.map(Format.grouped) ?? "—") | \(row.p50) | \(row.p90) | \(row.p99) | \(row.maximum) | \(row.ratio) |")
+                lines.append(
+                    "| \(row.name) | \(row.samples.map(Format.grouped) ?? "—") | \(row.p50) | \(row.p90) | \(row.p99) | \(row.maximum) | \(row.ratio) |")
             }
         }
         if !notes.isEmpty { lines.append("") }

@@ -23,10 +23,11 @@ struct ListCommand: ParsableCommand {
             let entries = try file.open().snapshot().entries
             let keys = entries.keys.sorted()
             if json {
-                let shown = Dictionary(uniqueKeysWithValues: keys.map { key -> (String, StoredValue) in
-                    let value = entries[key] ?? .null
-                    return (key, secrets.showSecrets ? value : Secrecy.redacted(value, forKey: key))
-                })
+                let shown = Dictionary(
+                    uniqueKeysWithValues: keys.map { key -> (String, StoredValue) in
+                        let value = entries[key] ?? .null
+                        return (key, secrets.showSecrets ? value : Secrecy.redacted(value, forKey: key))
+                    })
                 Output.json(.dictionary(shown))
                 return
             }

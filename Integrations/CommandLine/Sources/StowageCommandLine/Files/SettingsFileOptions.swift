@@ -7,7 +7,10 @@ struct SettingsFileOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The JSON settings file.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("Keys are paths through nested objects, split at this separator (\"server.port\" is {\"server\": {\"port\": …}}); flat keys unless given.", valueName: "separator"))
+    @Option(
+        help: ArgumentHelp(
+            "Keys are paths through nested objects, split at this separator (\"server.port\" is {\"server\": {\"port\": …}}); flat keys unless given.",
+            valueName: "separator"))
     var nested: String?
 
     @Option(name: .long, help: ArgumentHelp("How long to wait for a lock another process holds, in seconds.", valueName: "seconds"))

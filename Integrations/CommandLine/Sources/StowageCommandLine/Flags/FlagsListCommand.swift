@@ -29,12 +29,13 @@ struct FlagsListCommand: ParsableCommand {
             let orphans = flags.orphanedOverrides
             let invalid = flags.invalidOverrides
             if json {
-                Output.json(.dictionary([
-                    "flags": .array(states.map(\.jsonValue)),
-                    "orphanedOverrides": .dictionary(orphans),
-                    "invalidOverrides": .dictionary(invalid),
-                    "seesRemoteValues": .bool(flags.seesRemoteValues),
-                ]))
+                Output.json(
+                    .dictionary([
+                        "flags": .array(states.map(\.jsonValue)),
+                        "orphanedOverrides": .dictionary(orphans),
+                        "invalidOverrides": .dictionary(invalid),
+                        "seesRemoteValues": .bool(flags.seesRemoteValues),
+                    ]))
                 return
             }
             var rows = [["KEY", "VALUE", "ORIGIN", "DEFAULT", "TYPE", "DESCRIPTION"]]
@@ -53,9 +54,10 @@ struct FlagsListCommand: ParsableCommand {
             if !invalid.isEmpty {
                 Output.line("")
                 Output.line("Overrides the program ignores, not being values of their flags' types (remove with stowage flags reset KEY):")
-                Output.table(invalid.keys.sorted().map { key in
-                    [key, invalid[key]?.jsonText ?? "", flags.state(forKey: key).map { "takes \($0.type.expectation)" } ?? ""]
-                })
+                Output.table(
+                    invalid.keys.sorted().map { key in
+                        [key, invalid[key]?.jsonText ?? "", flags.state(forKey: key).map { "takes \($0.type.expectation)" } ?? ""]
+                    })
             }
             if !flags.seesRemoteValues {
                 Output.line("")

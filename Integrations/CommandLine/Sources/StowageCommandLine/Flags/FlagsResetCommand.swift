@@ -38,7 +38,9 @@ struct FlagsResetCommand: ParsableCommand {
             // The override as the file holds it: one the program ignores, being no valid value, is removed too.
             let overridden = (try flags.overrides.value(forKey: key, as: StoredValue.self)) != nil
             guard overridden else {
-                if flags.state(forKey: key) == nil { throw CommandFailure("Key \"\(key)\": \(flags.manifest.container) has no flag with this key, and no override is left for it.") }
+                if flags.state(forKey: key) == nil {
+                    throw CommandFailure("Key \"\(key)\": \(flags.manifest.container) has no flag with this key, and no override is left for it.")
+                }
                 Output.line("\(key) has no override.")
                 return
             }

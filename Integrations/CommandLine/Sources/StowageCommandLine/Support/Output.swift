@@ -59,9 +59,10 @@ enum Secrecy {
         if isSecret(key) { return "<redacted>" }
         switch value {
         case .dictionary(let members):
-            return .dictionary(members.reduce(into: [:]) { result, member in
-                result[member.key] = redacted(member.value, forKey: key + "." + member.key)
-            })
+            return .dictionary(
+                members.reduce(into: [:]) { result, member in
+                    result[member.key] = redacted(member.value, forKey: key + "." + member.key)
+                })
         case .array(let elements):
             return .array(elements.map { redacted($0, forKey: key) })
         default:

@@ -38,12 +38,13 @@ public struct StoreConfigSnapshot: ConfigSnapshot {
         } catch {
             let reason = (error as? StorageError).map(\.reason) ?? "the store could not be listed."
             contents = .failure(StorageError(code: .unsupported, reason: reason, storeName: store.storeName))
-            source = .unlisted(FirstAnswers { storeKey, type in
-                guard let content = try ConfigValueMapping.content(type, forKey: storeKey, from: LiveStoreValue(store: store, key: storeKey)) else {
-                    return LookupResult(encodedKey: storeKey, value: nil)
-                }
-                return LookupResult(encodedKey: storeKey, value: ConfigValue(content, isSecret: store.isSecret(key: storeKey)))
-            })
+            source = .unlisted(
+                FirstAnswers { storeKey, type in
+                    guard let content = try ConfigValueMapping.content(type, forKey: storeKey, from: LiveStoreValue(store: store, key: storeKey)) else {
+                        return LookupResult(encodedKey: storeKey, value: nil)
+                    }
+                    return LookupResult(encodedKey: storeKey, value: ConfigValue(content, isSecret: store.isSecret(key: storeKey)))
+                })
         }
     }
 

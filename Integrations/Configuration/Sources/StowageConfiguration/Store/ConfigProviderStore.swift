@@ -92,11 +92,13 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
             // A watch that ends has no more changes to tell; one that fails is reported,
             // with the error's type only, since its text may quote a value.
             guard let failure else { return }
-            StowageReport.error(StorageError(
-                code: .storeFailure,
-                reason: "\(provider.providerName) stopped telling its changes (its watch threw \(type(of: failure))); "
-                    + "references keep the values they read, and no change of the provider is announced from now on.",
-                storeName: self.storeName)).report()
+            StowageReport.error(
+                StorageError(
+                    code: .storeFailure,
+                    reason: "\(provider.providerName) stopped telling its changes (its watch threw \(type(of: failure))); "
+                        + "references keep the values they read, and no change of the provider is announced from now on.",
+                    storeName: self.storeName)
+            ).report()
         }
         // Started on this thread, so a provider that registers its watcher before its first
         // suspension (the in-memory ones) is watched before `init` returns: no change falls between.
@@ -153,10 +155,12 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
                 return value
             }
             let wanted = asked.count == 1 ? "its \(asked[0])" : "any configuration type"
-            var unreadable = error as? StorageError
+            var unreadable =
+                error as? StorageError
                 ?? StorageError(code: .typeMismatch, reason: "the value can not be read as \(Value.self).", underlyingError: error)
             if unreadable.key == nil { unreadable.key = key }
-            throw unreadable
+            throw
+                unreadable
                 .explained(by: "\(provider.providerName) has no \(Value.self) as \(wanted) either")
         }
     }
@@ -184,7 +188,9 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
 
     /// Always refused: a provider can not be written.
     /// - Throws: `StorageError` with code `.readOnly`, naming the first key.
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         throw readOnlyError(forKey: replacements.keys.min() ?? expected.keys.min())
     }
 

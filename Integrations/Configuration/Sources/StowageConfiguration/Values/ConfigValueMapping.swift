@@ -115,17 +115,19 @@ enum ConfigValueMapping {
     private static func checkExact(_ values: [Double], from source: some TypedValueSource) throws {
         guard values.contains(where: { $0.isFinite && abs($0) >= exactDoubleLimit }) else { return }
         let stored = try source.value(as: StoredValue.self)
-        let integers: [StoredValue] = switch stored {
-        case .array(let elements)?: elements
-        case let element?: [element]
-        case nil: []
-        }
-        for integer in integers {
-            let exact: Bool = switch integer {
-            case .signedInteger(let value): Double(exactly: value) != nil
-            case .unsignedInteger(let value): Double(exactly: value) != nil
-            default: true
+        let integers: [StoredValue] =
+            switch stored {
+            case .array(let elements)?: elements
+            case let element?: [element]
+            case nil: []
             }
+        for integer in integers {
+            let exact: Bool =
+                switch integer {
+                case .signedInteger(let value): Double(exactly: value) != nil
+                case .unsignedInteger(let value): Double(exactly: value) != nil
+                default: true
+                }
             guard exact else {
                 throw StorageError(
                     code: .valueOutOfRange,

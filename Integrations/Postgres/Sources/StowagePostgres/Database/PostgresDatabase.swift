@@ -90,7 +90,7 @@ struct PostgresDatabase: Sendable {
                 }
             }
             return nil
-        } catch where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
+        } catch  where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
             return StorageError(
                 code: .storeFailure,
                 reason: "the tables in schema \"\(schema.name)\" have no notification triggers, and this role may not add them "
@@ -113,7 +113,9 @@ struct PostgresDatabase: Sendable {
         var binds = PostgresBindings()
         binds.append("\(schema.name).schema_versions")
         var exists = false
-        for try await found in try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(Bool.self) {
+        for try await found in try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(
+            Bool.self)
+        {
             exists = found
         }
         guard exists else { return (nil, nil) }
@@ -187,7 +189,9 @@ struct PostgresDatabase: Sendable {
     /// Thrown inside the transaction to roll it back when one key had moved on.
     private struct Conflict: Error {}
 
-    private func conditionalWrite(_ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection) async throws -> [String: Int64]? {
+    private func conditionalWrite(
+        _ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection
+    ) async throws -> [String: Int64]? {
         var binds = PostgresBindings()
         binds.append(namespace)
         binds.append(Self.databaseKey(item.key))
@@ -217,11 +221,12 @@ struct PostgresDatabase: Sendable {
             do {
                 result[key] = Row(value: try StoredValue(jsonText: text), revision: revision)
             } catch {
-                unreadable.append(StorageError(
-                    code: .invalidJSON, key: key,
-                    reason: "the row in \(schema.entries) (namespace \"\(namespace)\", revision \(revision)) does not hold JSON text "
-                        + "(\(error.reason)); a value is kept as JSON, such as 42, true, \"text\" or [1, 2]. The store keeps the value it had.",
-                    underlyingError: error))
+                unreadable.append(
+                    StorageError(
+                        code: .invalidJSON, key: key,
+                        reason: "the row in \(schema.entries) (namespace \"\(namespace)\", revision \(revision)) does not hold JSON text "
+                            + "(\(error.reason)); a value is kept as JSON, such as 42, true, \"text\" or [1, 2]. The store keeps the value it had.",
+                        underlyingError: error))
             }
         }
         return (result, unreadable)

@@ -18,13 +18,16 @@ struct PostgresSchema: Sendable {
     private let quoted: String
 
     init(name: String) throws(StorageError) {
-        let isPlain = !name.isEmpty && name.utf8.count <= 63
+        let isPlain =
+            !name.isEmpty && name.utf8.count <= 63
             && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
             && !(name.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? true)
         guard isPlain else {
             throw StorageError(
                 code: .storeFailure,
-                reason: "the schema name \"\(name)\" is not a plain identifier: use 1 to 63 lowercase ASCII letters, digits and underscores, not starting with a digit.")
+                reason:
+                    "the schema name \"\(name)\" is not a plain identifier: use 1 to 63 lowercase ASCII letters, digits and underscores, not starting with a digit."
+            )
         }
         self.name = name
         quoted = "\"\(name)\""

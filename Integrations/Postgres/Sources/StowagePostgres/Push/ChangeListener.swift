@@ -71,7 +71,8 @@ final class ChangeListener: Sendable {
         // Named so an operator can tell it in pg_stat_activity: "<the application's name> listener".
         let parameters = configuration.options.additionalStartupParameters
         let application = parameters.last(where: { $0.0 == "application_name" })?.1
-        configuration.options.additionalStartupParameters = parameters.filter { $0.0 != "application_name" }
+        configuration.options.additionalStartupParameters =
+            parameters.filter { $0.0 != "application_name" }
             + [("application_name", application.map { "\($0) listener" } ?? Self.applicationName)]
         let attempts = ConnectionAttempts()
         self.identity = identity
@@ -108,12 +109,14 @@ final class ChangeListener: Sendable {
         identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings, subscriber: Subscriber
     ) -> Subscription {
         let (listener, id) = listeners.withLock { listeners in
-            let listener = listeners[identity] ?? {
-                let new = ChangeListener(identity: identity, configuration: configuration, channel: channel, settings: settings)
-                new.start()
-                listeners[identity] = new
-                return new
-            }()
+            let listener =
+                listeners[identity]
+                ?? {
+                    let new = ChangeListener(identity: identity, configuration: configuration, channel: channel, settings: settings)
+                    new.start()
+                    listeners[identity] = new
+                    return new
+                }()
             let id = listener.state.withLock { state in
                 state.nextID += 1
                 state.subscribers[state.nextID] = subscriber

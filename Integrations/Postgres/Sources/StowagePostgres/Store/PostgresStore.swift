@@ -125,7 +125,8 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let database = PostgresDatabase(client: client, schema: schema, namespace: namespace, logger: logger, attempts: attempts)
         backing = PostgresStoreBacking(database: database, options: options, name: description)
-        let listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)? = options.listensForChanges
+        let listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)? =
+            options.listensForChanges
             ? { subscriber in
                 let settings = ChangeListener.Settings(
                     heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
@@ -235,18 +236,23 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         try replaceStoredValues(expecting: [key: expected], with: [key: newValue], access)
     }
 
-    public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) async throws -> Bool {
+    public func replaceStoredValue(
+        forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
+    ) async throws -> Bool {
         try await backing.replace(expected: [key: expected], replacements: [key: (newValue, try newValue.map { try text(of: $0, forKey: key) })])
     }
 
-    public func replaceStoredValues(expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess) throws -> Bool {
+    public func replaceStoredValues(
+        expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
+    ) throws -> Bool {
         var prepared: [String: (value: StoredValue?, text: String?)] = [:]
         for (key, value) in replacements {
             try check(key)
             prepared[key] = (value, try value.map { try text(of: $0, forKey: key) })
         }
         let key = replacements.count == 1 ? replacements.keys.first : nil
-        return try waitSynchronously(for: description, asyncForm: "try await reference.modifyAndCommit { … }", key: key) { [backing, prepared] () async throws(StorageError) in
+        return try waitSynchronously(for: description, asyncForm: "try await reference.modifyAndCommit { … }", key: key) {
+            [backing, prepared] () async throws(StorageError) in
             try await backing.replace(expected: expected, replacements: prepared)
         }
     }
@@ -275,20 +281,25 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         do {
             return try value.jsonText()
         } catch {
-            throw StorageError(code: .encodingFailed, key: key, reason: "PostgresStore keeps values as JSON text, which can not hold this value: \(error.reason)", underlyingError: error)
+            throw StorageError(
+                code: .encodingFailed, key: key, reason: "PostgresStore keeps values as JSON text, which can not hold this value: \(error.reason)",
+                underlyingError: error)
         }
     }
 
     /// Refuses a key PostgreSQL text or its index can not hold, before it is queued.
     func check(_ key: String) throws(StorageError) {
         if key.unicodeScalars.contains("\u{0}") {
-            throw StorageError(code: .storeFailure, key: key, reason: "the key contains a NUL character (U+0000), which PostgreSQL text can not hold; nothing was written.")
+            throw StorageError(
+                code: .storeFailure, key: key, reason: "the key contains a NUL character (U+0000), which PostgreSQL text can not hold; nothing was written.")
         }
         let bytes = PostgresDatabase.databaseKey(key).utf8.count + namespace.utf8.count
         if bytes > Self.maximumKeyBytes {
             throw StorageError(
                 code: .storeFailure, key: String(key.prefix(64)) + "…",
-                reason: "the key and the namespace take \(bytes) bytes of UTF-8, more than the \(Self.maximumKeyBytes) PostgreSQL's index can hold; nothing was written.")
+                reason:
+                    "the key and the namespace take \(bytes) bytes of UTF-8, more than the \(Self.maximumKeyBytes) PostgreSQL's index can hold; nothing was written."
+            )
         }
     }
 }

@@ -41,7 +41,9 @@ final class PostgresStoreBacking: Sendable {
     }
 
     /// Starts the connection pool, the listener and the worker; `announce` tells the store's observers.
-    func start(listeningWith listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)?, announcingWith announce: @escaping @Sendable (Set<String>) -> Void) {
+    func start(
+        listeningWith listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)?, announcingWith announce: @escaping @Sendable (Set<String>) -> Void
+    ) {
         announcer.withLock { $0 = announce }
         database.attempts.onFailure { [weak self] explanation in
             self?.noteFailure(reason: "could not connect to the database: \(explanation)")
@@ -209,7 +211,11 @@ final class PostgresStoreBacking: Sendable {
         return try await reply.value(within: options.operationTimeout) { [self] started in
             let what = keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"
             return started
-                ? unreachableError(key: keys.first, doing: "got no answer to the compare and swap of \(what); whether it was applied is unknown until the store reads it again, which it does next")
+                ? unreachableError(
+                    key: keys.first,
+                    doing:
+                        "got no answer to the compare and swap of \(what); whether it was applied is unknown until the store reads it again, which it does next"
+                )
                 : unreachableError(key: keys.first, doing: "could not compare and swap \(what); nothing was written")
         }
     }
@@ -226,7 +232,9 @@ final class PostgresStoreBacking: Sendable {
         guard waiting else { return }
         try await reply.value(within: options.operationTimeout) { [self] _ in
             let queued = state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) }
-            return unreachableError(key: nil, doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
+            return unreachableError(
+                key: nil,
+                doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
         }
     }
 
@@ -257,7 +265,8 @@ final class PostgresStoreBacking: Sendable {
     /// An error for a caller whose wait ran out, with the last failure's explanation.
     private func unreachableError(key: String?, doing what: String) -> StorageError {
         let last = state.withLock { $0.lastError }
-        let cause = last.map { ": \($0.reason)" }
+        let cause =
+            last.map { ": \($0.reason)" }
             ?? database.attempts.lastFailureExplanation.map { ": \($0)" }
             ?? ": the database did not answer in time"
         return StorageError(code: .timedOut, key: key, reason: "\(name) \(what)\(cause)", underlyingError: last)
@@ -463,11 +472,11 @@ final class PostgresStoreBacking: Sendable {
                 for waiter in waiters { waiter.resolve(.success(())) }
                 if failedAttempts > 0 { reportCommittedAfterRetries(keys: latest.keys.sorted(), failedAttempts: failedAttempts) }
                 return
-            } catch where DatabaseFailure.isTransient(error) {
+            } catch  where DatabaseFailure.isTransient(error) {
                 failedAttempts += 1
                 noteFailure(error, doing: "could not commit \(latest.count) key\(latest.count == 1 ? "" : "s"); they stay queued")
                 await pause(&delay)
-            } catch where latest.count > 1 {
+            } catch  where latest.count > 1 {
                 // One bad key makes the database refuse the whole statement: commit key by key, so only it is refused.
                 await commitOneByOne(writes, latest: latest)
                 return
@@ -489,11 +498,13 @@ final class PostgresStoreBacking: Sendable {
             while true {
                 do {
                     let database = database
-                    let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.write([(key: key, text: write.text)], on: $0) }
+                    let revisions = try await database.withConnection(within: options.operationTimeout) {
+                        try await database.write([(key: key, text: write.text)], on: $0)
+                    }
                     if let revision = revisions[PostgresDatabase.databaseKey(key)] { committed[key] = revision }
                     if failedAttempts > 0 { reportCommittedAfterRetries(keys: [key], failedAttempts: failedAttempts) }
                     break
-                } catch where DatabaseFailure.isTransient(error) {
+                } catch  where DatabaseFailure.isTransient(error) {
                     failedAttempts += 1
                     noteFailure(error, doing: "could not commit \(key)")
                     await pause(&delay)
@@ -654,8 +665,10 @@ final class PostgresStoreBacking: Sendable {
                 noteFailure(error, doing: "could not reload")
                 guard reply == nil, !state.withLock({ $0.isClosing }) else {
                     update { _ = $0.queue.removeFirst() }
-                    reply?.resolve(.failure(StorageError(
-                        code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).", underlyingError: error)))
+                    reply?.resolve(
+                        .failure(
+                            StorageError(
+                                code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).", underlyingError: error)))
                     return
                 }
                 await pause(&delay)
@@ -711,10 +724,11 @@ final class PostgresStoreBacking: Sendable {
         case .none: break
         case .firstFailure: report(failure)
         case .outage:
-            report(StoreEvent(
-                .disconnected, severity: .warning, storeName: name,
-                message: "The store lost the database: \(reason). Reads come from its cache and writes stay queued until it is back.",
-                error: failure))
+            report(
+                StoreEvent(
+                    .disconnected, severity: .warning, storeName: name,
+                    message: "The store lost the database: \(reason). Reads come from its cache and writes stay queued until it is back.",
+                    error: failure))
         }
     }
 
@@ -723,18 +737,22 @@ final class PostgresStoreBacking: Sendable {
         guard let outage else { return }
         let seconds = Double(outage.components.seconds) + Double(outage.components.attoseconds) / 1e18
         let shown = (seconds * 1000).rounded() / 1000
-        report(StoreEvent(
-            .resynchronized, severity: .notice, storeName: name,
-            message: "The store reached the database again after \(shown) s and read its namespace in full; \(changedKeys) key\(changedKeys == 1 ? "" : "s") changed meanwhile.",
-            details: ["outage_seconds": String(shown), "changed_keys": String(changedKeys)]))
+        report(
+            StoreEvent(
+                .resynchronized, severity: .notice, storeName: name,
+                message:
+                    "The store reached the database again after \(shown) s and read its namespace in full; \(changedKeys) key\(changedKeys == 1 ? "" : "s") changed meanwhile.",
+                details: ["outage_seconds": String(shown), "changed_keys": String(changedKeys)]))
     }
 
     /// Tells that queued writes were committed after failed tries, so nothing was lost.
     private func reportCommittedAfterRetries(keys: [String], failedAttempts: Int) {
-        report(StoreEvent(
-            .writeRetriedAndSucceeded, severity: .notice, storeName: name, key: keys.count == 1 ? keys[0] : nil,
-            message: "\(keys.count) queued key\(keys.count == 1 ? " was" : "s were") committed after \(failedAttempts) failed \(failedAttempts == 1 ? "attempt" : "attempts"); no write was lost.",
-            details: ["attempts": String(failedAttempts + 1), "key_count": String(keys.count)]))
+        report(
+            StoreEvent(
+                .writeRetriedAndSucceeded, severity: .notice, storeName: name, key: keys.count == 1 ? keys[0] : nil,
+                message:
+                    "\(keys.count) queued key\(keys.count == 1 ? " was" : "s were") committed after \(failedAttempts) failed \(failedAttempts == 1 ? "attempt" : "attempts"); no write was lost.",
+                details: ["attempts": String(failedAttempts + 1), "key_count": String(keys.count)]))
     }
 
     /// Waits `delay` with up to a quarter more at random, and doubles it up to the maximum.

@@ -79,7 +79,9 @@ final class FleetServer: Sendable {
 
     /// The first line from the `start`th on that `matches`, waiting for it up to `timeout`.
     @discardableResult
-    func line(after start: Int, within timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool) async throws -> (index: Int, line: String) {
+    func line(
+        after start: Int, within timeout: Duration = .seconds(30), where matches: @escaping @Sendable (String) -> Bool
+    ) async throws -> (index: Int, line: String) {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state in
             state.nextWaiter += 1
