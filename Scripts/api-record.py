@@ -188,18 +188,23 @@ def record(directory, module=None):
     def public(usr):
         return usr not in symbols or not hidden(symbols[usr])
 
-    # A type's own generic constraints, which every member declared in an extension repeats.
+    # The generic constraints a type declares (and the types it is nested in), which
+    # the extensions its members and conformances are declared in repeat.
     parents = {r["source"]: r["target"] for r in relationships if r["kind"] == "memberOf"}
 
-    def own_constraints(usr):
+    def declared_constraints(usr):
         constraints = set()
-        seen = {usr}
-        while usr in parents and parents[usr] not in seen:
-            usr = parents[usr]
+        seen = set()
+        while usr is not None and usr not in seen:
             seen.add(usr)
             for constraint in symbols.get(usr, {}).get("swiftGenerics", {}).get("constraints", []):
                 constraints.add(constraint_text(constraint))
+            usr = parents.get(usr)
         return constraints
+
+    def extra_constraints(constraints, usr):
+        declared = declared_constraints(usr)
+        return [text for text in map(constraint_text, constraints) if text not in declared]
 
     requirements = {r["source"] for r in relationships if r["kind"] in ("requirementOf", "optionalRequirementOf")}
 
@@ -210,12 +215,9 @@ def record(directory, module=None):
         notes = []
         if usr in requirements:
             notes.append("requirement")
-        extension = symbol.get("swiftExtension", {})
-        if extension.get("constraints"):
-            own = own_constraints(usr)
-            extra = [constraint_text(c) for c in extension["constraints"] if constraint_text(c) not in own]
-            if extra:
-                notes.append("where " + ", ".join(extra))
+        extra = extra_constraints(symbol.get("swiftExtension", {}).get("constraints", []), parents.get(usr))
+        if extra:
+            notes.append("where " + ", ".join(extra))
         for entry in sorted(symbol.get("availability", []), key=lambda e: e.get("domain", "*")):
             notes.append(availability_text(entry))
         # The declaration of an open class or member says `class` or `func`; `open` is only in its access level.
@@ -234,10 +236,10 @@ def record(directory, module=None):
             continue
         if target_name in IMPLIED:
             continue
-        constraints = relationship.get("swiftConstraints", [])
+        constraints = extra_constraints(relationship.get("swiftConstraints", []), source)
         text = f"{name(source)}: {target_name}"
         if constraints:
-            text += " [where " + ", ".join(constraint_text(c) for c in constraints) + "]"
+            text += " [where " + ", ".join(constraints) + "]"
         lines.append((components(symbols[source]) if source in symbols else name(source).split("."), 1, text))
 
     # A conformance declared twice (in the type's declaration and again by an
