@@ -11,6 +11,11 @@
 # SwiftPM names a package found by path after its folder, lowercased
 # (`Integrations/Logging` is "logging"), so this is what catches a line such
 # as `.product(name: "StowageLogging", package: "StowageLogging")`.
+#
+# Lines by the release's URLs (`.package(url: "https://github.com/stowage-swift/…")`
+# and the products of those packages) resolve only once published:
+# Scripts/check-release.sh publishes the checkout and builds a package with
+# every such line, so they are left to it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -21,7 +26,11 @@ checked=0
 for page in "$root/README.md" "$root"/Guides/*.md "$root"/Integrations/*/README.md; do
     name=${page#"$root/"}
     packages=$(grep -o '\.package(path: "\.\./[^"]*")' "$page" | sort -u || true)
-    products=$(grep -o '\.product(name: "[^"]*", package: "[^"]*")' "$page" | sort -u || true)
+    released=$(grep -o '\.package(url: "https://github\.com/stowage-swift/[^"]*"' "$page" | sed 's/.*\/\([^/"]*\)"$/\1/; s/\.git$//' | tr '[:upper:]' '[:lower:]' | sort -u || true)
+    products=$(grep -o '\.product(name: "[^"]*", package: "[^"]*")' "$page" | sort -u | while read -r product; do
+        package=$(sed 's/.*package: "\(.*\)")/\1/' <<<"$product" | tr '[:upper:]' '[:lower:]')
+        grep -qxF "$package" <<<"$released" || echo "$product"
+    done || true)
     [ -z "$packages" ] && [ -z "$products" ] && continue
     if [ -z "$packages" ]; then
         echo "$name: gives $products but no .package(path:) line for it" >&2
