@@ -46,7 +46,7 @@ rm -rf "$out"/*.doccarchive "$out/graphs"
 # The root's library modules are its products (StowageJSON and StowageSwiftRuntime
 # are internal); an integration's are the folders of its Sources/.
 if [ "$package" = . ]; then
-    modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting)
+    modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting StowageJSON)
 else
     modules=()
     for folder in Sources/*/; do modules+=("$(basename "$folder")"); done

@@ -45,7 +45,7 @@ cd "$root/$package"
 # The root's library modules are its products (StowageJSON and StowageSwiftRuntime
 # are internal); an integration's are the folders of its Sources/.
 if [ "$package" = . ]; then
-    modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting)
+    modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting StowageJSON)
     package_option=
 else
     modules=()
