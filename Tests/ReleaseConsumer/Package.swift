@@ -20,20 +20,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        .executableTarget(name: "ReleaseConsumer", dependencies: [
-            .product(name: "Stowage", package: "stowage"),
-            .product(name: "StowageInMemory", package: "stowage"),
-            .product(name: "StowageJSONFile", package: "stowage"),
-            .product(name: "StowageEnvironment", package: "stowage"),
-            .product(name: "StowageUserDefaults", package: "stowage"),
-            .product(name: "StowageFlags", package: "stowage"),
-            .product(name: "StowageTesting", package: "stowage"),
-            .product(name: "StowageJSON", package: "stowage"),
-            .product(name: "StowagePostgres", package: "stowage-postgres"),
-            .product(name: "StowageLogging", package: "stowage-logging"),
-            .product(name: "StowageConfiguration", package: "stowage-configuration"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .executableTarget(
+            name: "ReleaseConsumer",
+            dependencies: [
+                .product(name: "Stowage", package: "stowage"),
+                .product(name: "StowageInMemory", package: "stowage"),
+                .product(name: "StowageJSONFile", package: "stowage"),
+                .product(name: "StowageEnvironment", package: "stowage"),
+                .product(name: "StowageUserDefaults", package: "stowage"),
+                .product(name: "StowageFlags", package: "stowage"),
+                .product(name: "StowageTesting", package: "stowage"),
+                .product(name: "StowageJSON", package: "stowage"),
+                .product(name: "StowagePostgres", package: "stowage-postgres"),
+                .product(name: "StowageLogging", package: "stowage-logging"),
+                .product(name: "StowageConfiguration", package: "stowage-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ])
     ],
     swiftLanguageModes: [.v6]
 )
