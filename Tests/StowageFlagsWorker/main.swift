@@ -5,7 +5,7 @@ import StowageTestSupport
 // A second process for the flag tests, as a tool or another instance of the
 // program would be:
 //
-//   override <manifest> <key> <json>   sets an override through the manifest alone (ManifestFlags), as a tool does
+//   override <manifest> <key> <json>   sets an override through the manifest alone (FlagConsole), as a tool does
 //   reset <manifest> <key>             removes it the same way
 //   read <overrides> <remote> <key>    opens SharedFlags on the two files and prints the flag's value and origin
 //   update <overrides> <remote> <json> applies a payload to the remote file and exits
@@ -21,7 +21,7 @@ case "override":
     let values = Array(arguments.dropFirst())
     guard values.count == 3 else { fail("usage: override <manifest> <key> <json>") }
     do {
-        let flags = try ManifestFlags(contentsOf: URL(filePath: values[0]), changeDetection: .none)
+        let flags = try FlagConsole(contentsOf: URL(filePath: values[0]), changeDetection: .none)
         try flags.override(key: values[1], with: literal(values[2]))
         try flags.flush()
     } catch {
@@ -31,7 +31,7 @@ case "reset":
     let values = Array(arguments.dropFirst())
     guard values.count == 2 else { fail("usage: reset <manifest> <key>") }
     do {
-        let flags = try ManifestFlags(contentsOf: URL(filePath: values[0]), changeDetection: .none)
+        let flags = try FlagConsole(contentsOf: URL(filePath: values[0]), changeDetection: .none)
         try flags.removeOverride(forKey: values[1])
         try flags.flush()
     } catch {

@@ -2,7 +2,7 @@
 /// of overrides over remote values over defaults they are read through, and
 /// everything done by key (listing, overrides, remote updates, the stream
 /// of changes). A ``FlagPole`` adds the program's typed flags and key paths;
-/// ``ManifestFlags`` opens the same from a manifest, for a tool.
+/// ``FlagConsole`` opens the same from a manifest, for a tool.
 final class FlagBoard: Sendable {
     let definitions: [FlagDefinition]
     let checkers: [any FlagValueChecker]

@@ -21,7 +21,7 @@ struct FlagsWatchCommand: AsyncParsableCommand {
     @ArgumentParser.Flag(help: "Print one JSON object per change.") var json = false
 
     func run() async throws {
-        let flags: ManifestFlags
+        let flags: FlagConsole
         do { flags = try options.open(changeDetection: .automatic()) } catch let error as StorageError {
             Output.error(error.message)
             throw ExitCode.failure

@@ -17,11 +17,11 @@ struct ManifestOptions: ParsableArguments {
     }
 
     /// The flags the manifest describes, whose writes wait for a lock at most `--lock-timeout`.
-    func open(changeDetection: JSONFileStore.Options.ChangeDetection = .none) throws -> ManifestFlags {
+    func open(changeDetection: JSONFileStore.Options.ChangeDetection = .none) throws -> FlagConsole {
         guard let path = manifest ?? ProcessInfo.processInfo.environment["STOWAGE_FLAGS_MANIFEST"] else {
             throw CommandFailure("name the program's flag manifest with --manifest PATH or STOWAGE_FLAGS_MANIFEST.")
         }
-        return try ManifestFlags(
+        return try FlagConsole(
             contentsOf: URL(filePath: path), changeDetection: changeDetection, lockTimeout: .milliseconds(Int64(lockTimeout * 1000))
         )
     }

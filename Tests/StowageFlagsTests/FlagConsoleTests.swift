@@ -4,7 +4,7 @@ import StowageTestSupport
 import Testing
 
 /// A tool's view of a program's flags, from the manifest alone.
-struct ManifestFlagsTests {
+struct FlagConsoleTests {
     init() { ReportedErrors.install() }
 
     /// A program's pole, with its overrides and remote values in files, and its manifest.
@@ -28,7 +28,7 @@ struct ManifestFlagsTests {
         try program.flags.override(\.theme, with: .sepia)
         try program.flags.flush()
 
-        let tool = try ManifestFlags(contentsOf: program.manifest, changeDetection: .none)
+        let tool = try FlagConsole(contentsOf: program.manifest, changeDetection: .none)
         #expect(tool.seesRemoteValues)
         #expect(tool.all == program.flags.all)
         #expect(tool.all.map(\.origin) == [.default, .remote, .override, .default, .remote])
@@ -42,7 +42,7 @@ struct ManifestFlagsTests {
         let token = program.flags.observe(\.rateLimit) { seen.receive($0) }
         defer { token.cancel() }
 
-        let tool = try ManifestFlags(contentsOf: program.manifest, changeDetection: .none)
+        let tool = try FlagConsole(contentsOf: program.manifest, changeDetection: .none)
         #expect {
             try tool.override(key: "rate-limit", with: "lots")
         } throws: { error in
@@ -63,7 +63,7 @@ struct ManifestFlagsTests {
         let program = try Program()
         try (program.flags.overrides as? JSONFileStore)?.set(true, forKey: "retired-flag")
         try program.flags.flush()
-        let tool = try ManifestFlags(contentsOf: program.manifest)
+        let tool = try FlagConsole(contentsOf: program.manifest)
         #expect(tool.orphanedOverrides == ["retired-flag": true])
         let changes = Arrivals<String>()
         let token = tool.observe { changes.receive("\($0.key)=\($0.value) \($0.origin)") }
@@ -84,7 +84,7 @@ struct ManifestFlagsTests {
         let directory = TemporaryDirectory()
         try flags.manifest.write(to: directory.url("flags.manifest.json"))
         #expect {
-            try ManifestFlags(contentsOf: directory.url("flags.manifest.json"))
+            try FlagConsole(contentsOf: directory.url("flags.manifest.json"))
         } throws: { error in
             (error as? StorageError)?.message.contains("outside a JSON file") == true
         }
@@ -94,7 +94,7 @@ struct ManifestFlagsTests {
         let directory = TemporaryDirectory()
         let flags = try FlagPole(SharedFlags(), overrides: JSONFileStore(url: directory.url("overrides.json")))
         try flags.update(with: ["rate-limit": 50])
-        let tool = try ManifestFlags(contentsOf: try flags.writeManifest(), changeDetection: .none)
+        let tool = try FlagConsole(contentsOf: try flags.writeManifest(), changeDetection: .none)
         #expect(!tool.seesRemoteValues)
         #expect(tool.state(forKey: "rate-limit")?.origin == .default)
     }

@@ -5,8 +5,10 @@ public import Foundation
 #endif
 public import StowageJSONFile
 
-/// A container's flags as a tool sees them: opened from the manifest a
-/// program wrote (``FlagPole/writeManifest(to:)``), with none of its code.
+/// A container's flags as a tool sees them, the operator's console to a
+/// program's ``FlagPole``: opened from the ``FlagManifest`` the program
+/// wrote (``FlagPole/writeManifest(to:)``), with none of its code. (The
+/// manifest describes the flags; the console reads and changes them.)
 ///
 /// It reads the overrides and the remote values from the files the
 /// manifest names, lists every flag with its value and origin as the
@@ -16,11 +18,11 @@ public import StowageJSONFile
 /// whoever made it.
 ///
 /// ```swift
-/// let flags = try ManifestFlags(contentsOf: manifestURL)
+/// let flags = try FlagConsole(contentsOf: manifestURL)
 /// try flags.override(key: "new-checkout", with: true)
 /// for flag in flags.all(matching: "checkout") { print(flag.key, flag.value, flag.origin) }
 /// ```
-public final class ManifestFlags: Sendable {
+public final class FlagConsole: Sendable {
     /// What the program wrote about its flags.
     public let manifest: FlagManifest
     let board: FlagBoard
