@@ -5,7 +5,7 @@ import StowageTestSupport
 import Testing
 
 /// The asynchronous writes that return once durable: `setAndCommit`,
-/// `modifyAndCommit`, `removeValueAndCommit`, and the requirement behind them.
+/// `modifyAndCommit`, a removal followed by `commitPendingWrites()`, and the requirement behind them.
 struct CommittingWritesTests {
     /// A write-behind file store's `setAndCommit` returned before its
     /// background write would have (a minute later): the value is in the file.

@@ -120,7 +120,7 @@ public protocol UnderlyingStorage: AnyObject, Sendable {
 
     /// Returns once every write this store accepted before the call is
     /// durable: committed to a database, written to disk. Behind
-    /// `setAndCommit`, `modifyAndCommit` and `removeValueAndCommit`.
+    /// `setAndCommit` and `modifyAndCommit`; a durable removal calls it after `removeValue`.
     ///
     /// The default returns at once, for a store whose writes are durable when
     /// they return or that keeps nothing beyond the process; a store that
