@@ -43,21 +43,12 @@ out="$PWD/.build-docs"
 mkdir -p "$out"
 rm -rf "$out"/*.doccarchive "$out/graphs"
 
-# The root's library modules are its products (StowageJSON and StowageSwiftRuntime
-# are internal); an integration's are the folders of its Sources/.
-if [ "$package" = . ]; then
-    modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting StowageJSON)
-else
-    modules=()
-    for folder in Sources/*/; do modules+=("$(basename "$folder")"); done
-fi
+source "$root/Scripts/library-modules.sh"
+library_modules "$package"
 
 graphs="$out/symbol-graphs"
 if [ -z "$given" ]; then
-    swift package "${options[@]}" dump-symbol-graph --minimum-access-level public > "$out/dump-symbol-graph.log" 2>&1 \
-        || { cat "$out/dump-symbol-graph.log"; exit 1; }
-    dumped=$(sed -n 's/^Files written to //p' "$out/dump-symbol-graph.log" | tail -1)
-    [ -d "$dumped" ] || { echo "no symbol graphs in $dumped" >&2; exit 1; }
+    dumped=$(dump_symbol_graphs "$out/dump-symbol-graph.log" "${options[@]}")
     # A copy: the next dump in the same build folder replaces the dumped ones.
     rm -rf "$graphs"
     cp -R "$dumped" "$graphs"

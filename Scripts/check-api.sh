@@ -42,24 +42,15 @@ done
 options=("$@")
 cd "$root/$package"
 
-# The root's library modules are its products (StowageJSON and StowageSwiftRuntime
-# are internal); an integration's are the folders of its Sources/.
-if [ "$package" = . ]; then
-    modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting StowageJSON)
-    package_option=
-else
-    modules=()
-    for folder in Sources/*/; do modules+=("$(basename "$folder")"); done
-    package_option=" --package $package"
-fi
+source "$root/Scripts/library-modules.sh"
+library_modules "$package"
+package_option=
+[ "$package" = . ] || package_option=" --package $package"
 
 if [ -z "$graphs" ]; then
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
-    swift package "${options[@]}" dump-symbol-graph --minimum-access-level public > "$work/dump.log" 2>&1 \
-        || { cat "$work/dump.log" >&2; exit 1; }
-    graphs=$(sed -n 's/^Files written to //p' "$work/dump.log" | tail -1)
-    [ -d "$graphs" ] || { cat "$work/dump.log" >&2; echo "check-api: no symbol graphs in '$graphs'" >&2; exit 1; }
+    graphs=$(dump_symbol_graphs "$work/dump.log" "${options[@]}")
 fi
 
 mkdir -p "$root/API"
