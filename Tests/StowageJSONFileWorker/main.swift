@@ -102,6 +102,18 @@ case "set-and-exit-after":
     usleep(useconds_t(integer(4)))
     exit(0)
 
+case "time-write":
+    // time-write <file>: sets a value and writes the file at once, then prints how many
+    // microseconds the write took, so a test can time its exits to this build's speed.
+    let store = JSONFileStore(url: URL(filePath: arguments[1]), options: .init(writeDelay: .seconds(60), changeDetection: .none))
+    do {
+        try store.set("timed", forKey: "timed.write")
+        let started = ContinuousClock.now
+        try store.flush()
+        let elapsed = (ContinuousClock.now - started).components
+        print(elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000)
+    } catch { fail("\(error)") }
+
 case "migrate":
     // migrate <file> <start-gate>: waits for a byte from the FIFO <start-gate>, which the test
     // writes once every racer is started, then moves "count" (an Int) to "label" (a String) and
