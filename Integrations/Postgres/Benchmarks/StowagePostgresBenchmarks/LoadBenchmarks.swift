@@ -15,7 +15,7 @@ struct LoadBenchmarks {
     static let keyCount = 10_000
 
     func run() async throws -> ResultTable {
-        let rounds = quick ? 3 : 15
+        let rounds = quick ? 1 : 15
         let namespace = "bench-load-\(runIdentifier)"
         let database = database
         let keyCount = Self.keyCount

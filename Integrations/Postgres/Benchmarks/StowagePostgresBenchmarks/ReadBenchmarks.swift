@@ -12,8 +12,8 @@ struct ReadBenchmarks {
     let quick: Bool
 
     func run() async throws -> ResultTable {
-        let rounds = quick ? 5 : 21
-        let iterations = quick ? 200_000 : 2_000_000
+        let rounds = quick ? 2 : 21
+        let iterations = quick ? 20_000 : 2_000_000
         let store = try await database.openStore(namespace: "bench-read-\(runIdentifier)")
         try await store.setAndCommit(41, forKey: "counter")
         let memory = InMemoryStore()
@@ -41,7 +41,7 @@ struct ReadBenchmarks {
                 if round > 0 { perRead[index].append(seconds / Double(iterations)) }
             }
         }
-        let roundTrip = try await selectRoundTrips(quick ? 200 : 2_000)
+        let roundTrip = try await selectRoundTrips(quick ? 50 : 2_000)
 
         var table = ResultTable(title: "a. Read an Int: PostgresStore vs InMemoryStore", ratioHeading: "p50 / its baseline's p50")
         for (index, subject) in subjects.enumerated() {
