@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes every parser of the package with libFuzzer, one target after another.
+# Fuzzes every parser of the package with libFuzzer, as many targets at once as
+# there are cores.
 #
 #   Scripts/fuzz.sh [seconds per target, default 60] [target...]
 #
@@ -65,31 +66,43 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$build/logs"
 # Swift's own backtracer would catch the crash first and only slow it down.
 export SWIFT_BACKTRACE=enable=no
-failed=()
+# Runs one target to its time limit; its exit status goes to a file beside its log.
+fuzz_target() {
+    local name=$1 executable=$2 max_len=$3 status=0
+    "$build/release/$executable" "$work/$name" \
+        -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$build/findings/$name/" > "$build/logs/$name.log" 2>&1 || status=$?
+    echo "$status" > "$build/logs/$name.status"
+}
+
+# Targets run side by side, one per core (FUZZ_JOBS to choose), each on a core of its own.
+parallel_jobs="${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN)}"
 for entry in "${selected[@]}"; do
     read -r name executable max_len <<< "$entry"
-    corpus="$work/$name"
-    findings="$build/findings/$name"
-    log="$build/logs/$name.log"
-    mkdir -p "$corpus" "$findings"
+    mkdir -p "$work/$name" "$build/findings/$name"
     for folder in Corpus Regressions; do
         if [ -d "$root/Tools/Fuzz/$folder/$name" ]; then
             # README.md is the note of a target with no findings, not an input.
-            find "$root/Tools/Fuzz/$folder/$name" -maxdepth 1 -type f ! -name README.md -exec cp {} "$corpus/" \;
+            find "$root/Tools/Fuzz/$folder/$name" -maxdepth 1 -type f ! -name README.md -exec cp {} "$work/$name/" \;
         fi
     done
-    echo
-    echo "==> $name for $seconds s, from $(find "$corpus" -type f | wc -l | tr -d ' ') seed inputs"
-    status=0
-    "$build/release/$executable" "$corpus" \
-        -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$findings/" > "$log" 2>&1 || status=$?
+    echo "==> $name for $seconds s, from $(find "$work/$name" -type f | wc -l | tr -d ' ') seed inputs"
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel_jobs" ]; do wait -n || true; done
+    fuzz_target "$name" "$executable" "$max_len" &
+done
+wait
 
+failed=()
+for entry in "${selected[@]}"; do
+    read -r name _ _ <<< "$entry"
+    log="$build/logs/$name.log"
+    status=$(cat "$build/logs/$name.status")
     last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    echo
     echo "$name: ${runs:-?} executions, ${speed:-?} exec/s; last status: ${last:-none}"
-    echo "    corpus: $(find "$corpus" -type f | wc -l | tr -d ' ') files; log: $log"
+    echo "    corpus: $(find "$work/$name" -type f | wc -l | tr -d ' ') files; log: $log"
     if [ "$status" -ne 0 ]; then
         failed+=("$name")
         echo "$name FAILED (exit status $status). The end of its log:"
@@ -98,7 +111,7 @@ for entry in "${selected[@]}"; do
     fi
     if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
         mkdir -p "$FUZZ_KEEP_CORPUS/$name"
-        cp "$corpus"/* "$FUZZ_KEEP_CORPUS/$name/" 2>/dev/null || true
+        cp "$work/$name"/* "$FUZZ_KEEP_CORPUS/$name/" 2>/dev/null || true
     fi
 done
 
