@@ -19,12 +19,11 @@
 #    from a clone of its published repository at the tag.
 #
 # Usage: Scripts/check-release.sh [--scratch-path PATH] [SWIFT BUILD OPTIONS...]
-#   --scratch-path   the consumer's build folder (default .build/release-check);
-#                    the tool is built in PATH/tool. Options such as
+#   --scratch-path   the build folder of the consumer and of the tool's package
+#                    (default .build/release-check). Options such as
 #                    --sanitize=thread go to every swift build and run. In CI, the
-#                    PostgreSQL package's ThreadSanitizer build folder serves: its
-#                    copies of postgres-nio, swift-nio and the rest are built
-#                    already (see .ci/run).
+#                    integration packages' build folder serves, with their options:
+#                    postgres-nio, swift-nio and the rest are built already (see .ci/run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 placeholder='https://github.com/stowage-swift/'
@@ -101,7 +100,7 @@ grep -q '^USAGE: stowage ' "$work/help.txt" || { cat "$work/help.txt"; echo "che
 echo "swift run stowage --help ran in the consumer"
 start=$SECONDS
 git -c advice.detachedHead=false clone -q --branch "$version" "file://$work/repositories/stowage-command-line.git" "$work/stowage-command-line"
-swift run --package-path "$work/stowage-command-line" --scratch-path "$scratch/tool" "${options[@]}" stowage --help > "$work/help.txt"
+swift run --package-path "$work/stowage-command-line" --scratch-path "$scratch" "${options[@]}" stowage --help > "$work/help.txt"
 grep -q '^USAGE: stowage ' "$work/help.txt" || { cat "$work/help.txt"; echo "check-release.sh: stowage --help printed no usage" >&2; exit 1; }
 echo "stowage --help ran from a clone of stowage-command-line $version, built in $((SECONDS - start)) s"
 echo "The release checks out."

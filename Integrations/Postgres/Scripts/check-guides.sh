@@ -5,12 +5,14 @@
 # prints exactly what its guide shows (Guides/Development.md, "How a guide
 # shows output"). The guides find the server by the variables psql reads
 # (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE), set here from what
-# postgres.sh exports. The argument is the package's build folder (default
-# .build; CI passes .build-tsan, its ThreadSanitizer build), built beforehand.
+# postgres.sh exports. The argument is the package's build folder, absolute or
+# relative to the package (default .build), built beforehand.
 set -euo pipefail
 package="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root="$(cd "$package/../.." && pwd)"
-program="$package/${1:-.build}/debug/StowagePostgresGuide"
+folder=${1:-.build}
+[[ $folder == /* ]] || folder="$package/$folder"
+program="$folder/debug/StowagePostgresGuide"
 [ -x "$program" ] || { echo "check-guides.sh: no $program; build the package first" >&2; exit 1; }
 exec bash "$package/Scripts/postgres.sh" run -- bash -c '
     export PGHOST=$STOWAGE_POSTGRES_HOST PGPORT=$STOWAGE_POSTGRES_PORT PGUSER=$STOWAGE_POSTGRES_USER
