@@ -82,4 +82,29 @@ struct PostgresStoreSecurityTests {
         }
         #expect(store.description.contains("\(database.host):\(database.port)/\(database.database)"))
     }
+
+    /// An error's description printed postgres-nio's error, which holds the
+    /// statement and its bound values (`query: PostgresQuery(sql: INSERT
+    /// INTO …`), and a bound value may be a secret the app wrote. The store's
+    /// errors keep the SQLSTATE and the server's message, and nothing of the query.
+    @Test func noErrorHoldsAStatementOrABoundValue() async throws {
+        let database = try TestDatabase.shared()
+        let schema = "statement_\(UUID().uuidString.prefix(8).lowercased())"
+        let store = try await database.openStore(namespace: "n", options: .init(schema: schema))
+        try await database.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).entries ADD CONSTRAINT no_forbidden CHECK (key <> 'forbidden')"))
+        }
+        let value = "bound-\(UUID().uuidString)"
+        let error = try #require(await #expect(throws: StorageError.self) { try await store.setAndCommit(value, forKey: "forbidden") })
+        let underlying = try #require(error.underlyingError as? PostgresStore.DatabaseError, "\(String(describing: error.underlyingError))")
+        #expect(underlying.sqlState == "23514")
+        #expect(underlying.message.contains("no_forbidden"), "\(underlying.message)")
+        let reported = try #require(await RecordedReports.errors.first { $0.key == "forbidden" && $0.storeName == store.description })
+        for text in [error.description, String(reflecting: error), reported.description, String(reflecting: underlying)] {
+            #expect(text.contains("SQLSTATE 23514"), "\(text)")
+            for query in ["INSERT", "PostgresQuery", "sql:", value] {
+                #expect(!text.contains(query), "\(text)")
+            }
+        }
+    }
 }

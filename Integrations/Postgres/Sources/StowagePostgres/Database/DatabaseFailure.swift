@@ -40,6 +40,18 @@ enum DatabaseFailure {
         }
     }
 
+    /// `error` as a `StorageError` may keep it: a PostgreSQL error becomes a
+    /// ``PostgresStore/DatabaseError``, without the statement and bound
+    /// values its description prints; other errors (a network error, a
+    /// timeout, a `StorageError`) name no query and stay as they are.
+    static func reportable(_ error: any Error) -> any Error {
+        switch unwrapped(error) {
+        case let error as PSQLError: PostgresStore.DatabaseError(error)
+        case let error as PostgresTransactionError: PostgresStore.DatabaseError(transactionFailure: error)
+        case let error: error
+        }
+    }
+
     /// What went wrong, as the end of a sentence.
     static func explanation(of error: any Error) -> String {
         switch unwrapped(error) {

@@ -62,8 +62,15 @@ struct PostgresDatabase: Sendable {
     }
 
     /// Creates the schema, the tables and the notification triggers when
-    /// missing, under a transaction-wide advisory lock, so processes
-    /// starting together do not race.
+    /// missing, under an advisory lock, so processes starting together do
+    /// not race.
+    ///
+    /// The lock is the session's, taken before the transaction begins, not
+    /// the transaction's: PostgreSQL takes in other sessions' catalog changes
+    /// when a transaction begins, so a transaction that waited for a
+    /// transaction-wide lock still saw no tables where the lock's holder had
+    /// just made them, and made them again (SQLSTATE 23505 on
+    /// `schema_versions`, seen on PostgreSQL 15).
     /// - Returns: `nil`, or why the tables do not notify changes: they were
     ///   made without the triggers, and this role may not add them. The
     ///   store then opens them without pushed changes.
@@ -75,20 +82,26 @@ struct PostgresDatabase: Sendable {
         if let entries = installed.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
         if installed.entries != nil, installed.notifications ?? 0 >= PostgresSchema.notificationsVersion { return nil }
         do {
-            try await connection.withTransaction(logger: logger) { connection in
-                var lock = PostgresBindings()
-                lock.append(schema.setupLockID)
-                try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: lock), logger: logger)
-                // Again, under the lock: another process may have done it meanwhile.
-                let locked = try await installedVersions(on: connection)
-                if let entries = locked.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
-                var statements: [String] = []
-                if locked.entries == nil { statements += [schema.createSchema, schema.createVersions] + schema.createVersion1 }
-                if locked.notifications ?? 0 < PostgresSchema.notificationsVersion { statements += schema.createNotifications }
-                for statement in statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            var lock = PostgresBindings()
+            lock.append(schema.setupLockID)
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock($1)", binds: lock), logger: logger)
+            do {
+                try await connection.withTransaction(logger: logger) { connection in
+                    // Again, under the lock: another process may have done it meanwhile.
+                    let locked = try await installedVersions(on: connection)
+                    if let entries = locked.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
+                    var statements: [String] = []
+                    if locked.entries == nil { statements += [schema.createSchema, schema.createVersions] + schema.createVersion1 }
+                    if locked.notifications ?? 0 < PostgresSchema.notificationsVersion { statements += schema.createNotifications }
+                    for statement in statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
                 }
+            } catch {
+                await releaseSetupLock(lock, on: connection)
+                throw error
             }
+            await releaseSetupLock(lock, on: connection)
             return nil
         } catch  where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
             return StorageError(
@@ -96,7 +109,18 @@ struct PostgresDatabase: Sendable {
                 reason: "the tables in schema \"\(schema.name)\" have no notification triggers, and this role may not add them "
                     + "(\(explanation(of: error))). The store opens them without: changes made elsewhere arrive with its full read every "
                     + "resynchronizationInterval, or reload(). The tables' owner adds the triggers by opening a store once.",
-                underlyingError: error)
+                underlyingError: DatabaseFailure.reportable(error))
+        }
+    }
+
+    /// Releases the session's setup lock. A connection that broke took the
+    /// lock with it; one that can not release it is closed, so it never goes
+    /// back to the pool holding a lock every other store's setup waits for.
+    private func releaseSetupLock(_ lock: PostgresBindings, on connection: PostgresConnection) async {
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock($1)", binds: lock), logger: logger)
+        } catch {
+            try? await connection.close()
         }
     }
 

@@ -548,7 +548,7 @@ final class PostgresStoreBacking: Sendable {
             code: .storeFailure, key: keys.count == 1 ? keys[0] : nil,
             reason: "\(name) could not save \(keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"): "
                 + "\(database.explanation(of: error)). The value\(keys.count == 1 ? " was" : "s were") not saved; reads show what the database holds.",
-            underlyingError: error)
+            underlyingError: DatabaseFailure.reportable(error))
         report(failure)
         let refusedNumbers = writes.filter { keys.contains($0.key) }.map(\.number)
         let (changed, waiters) = update { state in
@@ -628,7 +628,7 @@ final class PostgresStoreBacking: Sendable {
                 code: DatabaseFailure.isTransient(error) ? .timedOut : .storeFailure, key: keys.count == 1 ? keys.first : nil,
                 reason: "\(name) could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.sorted().joined(separator: ", "))"): "
                     + "\(database.explanation(of: error)). Whether it was applied is unknown until the store reads the key\(keys.count == 1 ? "" : "s") again, which it does next.",
-                underlyingError: error)
+                underlyingError: DatabaseFailure.reportable(error))
             update { state in
                 _ = state.queue.removeFirst()
                 state.queue.insert(.reload(keys: keys, reply: nil), at: 0)
@@ -668,7 +668,8 @@ final class PostgresStoreBacking: Sendable {
                     reply?.resolve(
                         .failure(
                             StorageError(
-                                code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).", underlyingError: error)))
+                                code: .storeFailure, reason: "\(name) could not reload: \(database.explanation(of: error)).",
+                                underlyingError: DatabaseFailure.reportable(error))))
                     return
                 }
                 await pause(&delay)
@@ -693,7 +694,7 @@ final class PostgresStoreBacking: Sendable {
 
     /// Records a failure to reach the database; reports it when the store was reachable until now.
     private func noteFailure(_ error: any Error, doing what: String) {
-        noteFailure(reason: "\(what): \(database.explanation(of: error))", underlyingError: error)
+        noteFailure(reason: "\(what): \(database.explanation(of: error))", underlyingError: DatabaseFailure.reportable(error))
     }
 
     /// Records a failure to reach the database. A store that never reached it
