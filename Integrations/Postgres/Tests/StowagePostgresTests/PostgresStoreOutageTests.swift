@@ -57,6 +57,30 @@ struct PostgresStoreOutageTests {
         #expect(try other.value(forKey: "modified", as: Int.self) == nil, "a modify that failed was never applied")
     }
 
+    /// A compare-and-swap made while the server refuses every connection
+    /// failed at the timeout saying "whether it was applied is unknown",
+    /// though it never had a connection to send its statement on. It says
+    /// nothing was written, and the key is indeed absent once the server is back.
+    @Test func aModifyThatNeverGotAConnectionSaysNothingWasWritten() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        let store = try await server.openStore(namespace: namespace, options: Self.options)
+
+        try server.control("kill")
+        let error = await #expect(throws: StorageError.self) {
+            try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 }
+        }
+        #expect(error?.code == .timedOut)
+        #expect(error?.key == "counter")
+        #expect(error?.message.contains("nothing was written") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("unknown") == false, "\(error?.message ?? "")")
+
+        try server.control("resume")
+        let other = try await server.openStore(namespace: namespace)
+        #expect(try other.value(forKey: "counter", as: Int.self) == nil)
+    }
+
     /// A store opened while the server is down reads every key as absent,
     /// says it is not ready and why, and loads once the server is back.
     @Test func aStoreOpenedWhileTheServerIsDownLoadsWhenItIsBack() async throws {

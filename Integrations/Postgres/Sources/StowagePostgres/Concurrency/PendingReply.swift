@@ -3,8 +3,9 @@ import Stowage
 /// The answer to one request the store's worker serves, given once: by the
 /// worker, or by the caller's deadline. A request the worker has not started
 /// when its time is up is skipped, so a caller told "timed out" about it
-/// knows nothing was written; one it has started has twice the time, and
-/// past that the caller is told the outcome is unknown.
+/// knows nothing was written. One it has started ends by the same deadline,
+/// as the worker gives it only the time left; a short grace after it, the
+/// caller is told the outcome is unknown, should the worker's answer be late.
 final class PendingReply<Value: Sendable>: Sendable {
     private struct State {
         var outcome: Result<Value, StorageError>?
@@ -55,16 +56,31 @@ final class PendingReply<Value: Sendable>: Sendable {
         return try outcome.get()
     }
 
-    /// The answer, or `timeoutError` after `timeout`: a request the worker
-    /// has not started is then skipped; for one it has started, the answer
-    /// comes after twice the time at most (a statement on a connection that
-    /// hangs without failing), and the error must say the outcome is unknown.
+    /// How long after the deadline a started request's caller waits for the
+    /// worker's own answer, which comes at the deadline.
+    static var lateAnswerGrace: Duration { .milliseconds(500) }
+
+    /// The answer, or `timeoutError` after `timeout`.
     func value(within timeout: Duration, orElse timeoutError: @escaping @Sendable (_ started: Bool) -> StorageError) async throws(StorageError) -> Value {
+        try await value(by: .now + timeout, orElse: timeoutError)
+    }
+
+    /// The answer, or `timeoutError` at `deadline`: `timeoutError(false)`
+    /// (nothing was written) for a request the worker has not started, which
+    /// it then skips, or whose `gate` no connection has passed, which the
+    /// deadline closes; else `timeoutError(true)`, which must say the outcome
+    /// is unknown, only if the worker's own answer, due at the deadline, has
+    /// not come ``lateAnswerGrace`` later.
+    func value(
+        by deadline: ContinuousClock.Instant, gate: StatementGate? = nil, orElse timeoutError: @escaping @Sendable (_ mayHaveBeenSent: Bool) -> StorageError
+    ) async throws(StorageError) -> Value {
         let timer = Task(executorPreference: StoreExecutor.shared) { [self] in
-            try? await Task.sleep(for: timeout)
+            try? await Task.sleep(until: deadline)
             guard !Task.isCancelled else { return }
-            if !isStarted { return _ = resolve(.failure(timeoutError(false))) }
-            try? await Task.sleep(for: timeout)
+            let neverSent =
+                if !isStarted { true } else if let gate { gate.closeAtDeadline() == nil } else { false }
+            if neverSent { return _ = resolve(.failure(timeoutError(false))) }
+            try? await Task.sleep(until: deadline + Self.lateAnswerGrace)
             if !Task.isCancelled { _ = resolve(.failure(timeoutError(true))) }
         }
         defer { timer.cancel() }

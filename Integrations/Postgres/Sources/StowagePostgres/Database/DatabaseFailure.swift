@@ -14,6 +14,17 @@ enum DatabaseFailure {
         let timeout: Duration
     }
 
+    /// A failure before any connection was handed over: no statement was
+    /// sent, so nothing was written.
+    struct NotSent: Error {
+        let cause: any Error
+    }
+
+    /// Whether a statement may have reached the database before `error`.
+    static func mayHaveBeenSent(_ error: any Error) -> Bool {
+        !(error is NotSent)
+    }
+
     /// The SQLSTATE classes that no later try gets past: data exceptions
     /// (22), integrity constraints (23), syntax errors and access rules such
     /// as a missing permission (42), program limits such as a key too long
@@ -24,6 +35,7 @@ enum DatabaseFailure {
 
     /// The error inside a transaction's wrapper, where the cause is.
     static func unwrapped(_ error: any Error) -> any Error {
+        if let notSent = error as? NotSent { return unwrapped(notSent.cause) }
         guard let error = error as? PostgresTransactionError else { return error }
         return error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError ?? error
     }

@@ -32,30 +32,36 @@ struct PostgresDatabase: Sendable {
     /// the same value), a compare-and-swap says so and reads the keys again.
     /// The server also ends, by itself, a statement that outlasts the
     /// timeout: the pool's connections set `statement_timeout` to it.
+    ///
+    /// A failure before the pool handed over a connection (none could be
+    /// made, or none came in time) is thrown as `DatabaseFailure.NotSent`:
+    /// `body` never ran, so nothing was written. `gate` is the request's,
+    /// when its caller's deadline may close it first.
     func withConnection<Value: Sendable>(
-        within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
+        within timeout: Duration, gate: StatementGate = StatementGate(), _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let outcome = FirstOutcome<Value>()
-        let leased = Locked<PostgresConnection?>(nil)
         let client = client
         let work = Task(executorPreference: StoreExecutor.shared) {
             do {
                 let value = try await client.withConnection { connection in
-                    leased.withLock { $0 = connection }
-                    // The deadline passed while the pool handed it over: it may not have seen the connection to close it.
-                    guard !outcome.isGiven else { throw CancellationError() }
+                    // Decided under the lock the deadline takes too: either `body` runs, or the deadline said it never would.
+                    guard gate.lease(connection) else { throw CancellationError() }
                     return try await body(connection)
                 }
                 outcome.give(.success(value))
             } catch {
-                outcome.give(.failure(error))
+                outcome.give(.failure(gate.wasLeased ? error : DatabaseFailure.NotSent(cause: error)))
             }
         }
         let timer = Task(executorPreference: StoreExecutor.shared) {
             try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled, outcome.give(.failure(DatabaseFailure.NoAnswer(timeout: timeout))) else { return }
+            guard !Task.isCancelled else { return }
+            let leased = gate.closeAtDeadline()
+            let noAnswer = DatabaseFailure.NoAnswer(timeout: timeout)
+            guard outcome.give(.failure(leased == nil ? DatabaseFailure.NotSent(cause: noAnswer) : noAnswer)) else { return }
             work.cancel()
-            if let connection = leased.withLock({ $0 }) { try? await connection.close() }
+            if let leased { try? await leased.close() }
         }
         defer { timer.cancel() }
         return try await outcome.value()
@@ -260,7 +266,8 @@ struct PostgresDatabase: Sendable {
     /// vain for a connection, why the pool's last attempt to connect failed.
     func explanation(of error: any Error) -> String {
         let explanation = DatabaseFailure.explanation(of: error)
-        let waitedForAConnection = error is DatabaseFailure.NoAnswer || (error as? PSQLError).map { $0.code != .server } == true
+        let cause = DatabaseFailure.unwrapped(error)
+        let waitedForAConnection = cause is DatabaseFailure.NoAnswer || (cause as? PSQLError).map { $0.code != .server } == true
         guard waitedForAConnection, let attempt = attempts.lastFailureExplanation else { return explanation }
         return "\(explanation); \(attempt)"
     }

@@ -200,17 +200,23 @@ final class PostgresStoreBacking: Sendable {
         wake.yield()
     }
 
-    /// Queues a compare-and-swap and waits for the worker's answer: at most
-    /// the operation timeout if the worker has not started on it by then
-    /// (nothing was written), else twice that (the outcome is unknown).
+    /// Queues a compare-and-swap and waits for the worker's answer, for the
+    /// operation timeout from this call, all told: the worker gives the
+    /// statement what is left of it. A request the worker has not started by
+    /// then is skipped, and one that got no connection by then never sends
+    /// its statement (the deadline closes its gate): the error says nothing
+    /// was written. One whose statement may have reached the database says
+    /// the outcome is unknown.
     func replace(expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)]) async throws(StorageError) -> Bool {
         let reply = PendingReply<Bool>()
-        update { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply))) }
+        let deadline = ContinuousClock.now + options.operationTimeout
+        let gate = StatementGate()
+        update { $0.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply, deadline: deadline, gate: gate))) }
         wake.yield()
         let keys = replacements.keys.sorted()
-        return try await reply.value(within: options.operationTimeout) { [self] started in
+        return try await reply.value(by: deadline, gate: gate) { [self] mayHaveBeenSent in
             let what = keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"
-            return started
+            return mayHaveBeenSent
                 ? unreachableError(
                     key: keys.first,
                     doing:
@@ -597,7 +603,9 @@ final class PostgresStoreBacking: Sendable {
         }
         do {
             let database = database
-            let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.replace(plan, on: $0) }
+            let revisions = try await database.withConnection(within: replacement.deadline - .now, gate: replacement.gate) {
+                try await database.replace(plan, on: $0)
+            }
             if let revisions {
                 let changed = update { state in
                     var changed: Set<String> = []
@@ -624,14 +632,19 @@ final class PostgresStoreBacking: Sendable {
                 }
             }
         } catch {
+            let mayHaveBeenSent = DatabaseFailure.mayHaveBeenSent(error)
+            let outcome =
+                mayHaveBeenSent
+                ? "Whether it was applied is unknown until the store reads the key\(keys.count == 1 ? "" : "s") again, which it does next."
+                : "No connection was made, so nothing was written."
             let failure = StorageError(
                 code: DatabaseFailure.isTransient(error) ? .timedOut : .storeFailure, key: keys.count == 1 ? keys.first : nil,
                 reason: "\(name) could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.sorted().joined(separator: ", "))"): "
-                    + "\(database.explanation(of: error)). Whether it was applied is unknown until the store reads the key\(keys.count == 1 ? "" : "s") again, which it does next.",
+                    + "\(database.explanation(of: error)). \(outcome)",
                 underlyingError: DatabaseFailure.reportable(error))
             update { state in
                 _ = state.queue.removeFirst()
-                state.queue.insert(.reload(keys: keys, reply: nil), at: 0)
+                if mayHaveBeenSent { state.queue.insert(.reload(keys: keys, reply: nil), at: 0) }
             }
             if DatabaseFailure.isTransient(error) { noteFailure(error, doing: "could not reach the database") }
             replacement.reply.resolve(.failure(failure))

@@ -29,6 +29,10 @@ struct PostgresStoreState {
         let expected: [String: StoredValue?]
         let replacements: [String: (value: StoredValue?, text: String?)]
         let reply: PendingReply<Bool>
+        /// The caller's: the operation timeout from its call. The statement gets what is left of it.
+        let deadline: ContinuousClock.Instant
+        /// Closed by whichever comes first, the connection or the caller's deadline.
+        let gate: StatementGate
     }
 
     enum Operation {
