@@ -57,6 +57,40 @@ struct PostgresStoreOutageTests {
         #expect(try other.value(forKey: "modified", as: Int.self) == nil, "a modify that failed was never applied")
     }
 
+    /// The queue of writes grew without bound while the database was away.
+    /// Past `maximumQueuedWrites` a write is refused at once, naming its
+    /// key, and is neither queued nor shown to reads; the queued writes are
+    /// kept and committed once the server is back, and writes are taken again.
+    @Test func writesBeyondTheQueuesBoundAreRefusedAndTheQueuedOnesKept() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        var options = Self.options
+        options.maximumQueuedWrites = 3
+        let store = try await server.openStore(namespace: namespace, options: options)
+
+        try server.control("kill")
+        try store.set(1, forKey: "first")
+        try store.set(2, forKey: "second")
+        try store.set(3, forKey: "first")
+        let error = #expect(throws: StorageError.self) { try store.set(4, forKey: "fourth") }
+        #expect(error?.key == "fourth")
+        #expect(error?.message.contains("maximumQueuedWrites") == true, "\(error?.message ?? "")")
+        #expect(store.queuedWriteCount == 3)
+        #expect(try store.value(forKey: "fourth", as: Int.self) == nil, "a refused write is not shown")
+        #expect(try store.value(forKey: "first", as: Int.self) == 3)
+
+        try server.control("resume")
+        try await commitOnceBack(store)
+        #expect(store.queuedWriteCount == 0)
+        try await store.setAndCommit(5, forKey: "fifth")
+        let other = try await server.openStore(namespace: namespace)
+        #expect(try other.value(forKey: "first", as: Int.self) == 3)
+        #expect(try other.value(forKey: "second", as: Int.self) == 2)
+        #expect(try other.value(forKey: "fourth", as: Int.self) == nil)
+        #expect(try other.value(forKey: "fifth", as: Int.self) == 5)
+    }
+
     /// A compare-and-swap made while the server refuses every connection
     /// failed at the timeout saying "whether it was applied is unknown",
     /// though it never had a connection to send its statement on. It says

@@ -18,6 +18,12 @@ extension PostgresStore {
         public var maximumBatchSize: Int
         /// How many connections the store's pool may open.
         public var maximumConnections: Int
+        /// The most writes the store keeps queued for the database, so that
+        /// an outage can not grow the process's memory without bound. A write
+        /// beyond it is refused at once, with an error naming its key (a
+        /// wrapper reports it to `StowageReport.handler`); the queued writes
+        /// are kept and tried again.
+        public var maximumQueuedWrites: Int
         /// Whether the store listens for changes (`LISTEN`), so that every
         /// change made in the database reaches it as it commits. Turn it off
         /// only behind a pooler that can not hold a listening session, such
@@ -39,6 +45,7 @@ extension PostgresStore {
             maximumRetryDelay: Duration = .seconds(5),
             maximumBatchSize: Int = 1_000,
             maximumConnections: Int = 4,
+            maximumQueuedWrites: Int = 100_000,
             listensForChanges: Bool = true,
             resynchronizationInterval: Duration? = .seconds(300),
             heartbeatInterval: Duration = .seconds(5)
@@ -49,6 +56,7 @@ extension PostgresStore {
             self.maximumRetryDelay = maximumRetryDelay
             self.maximumBatchSize = max(1, maximumBatchSize)
             self.maximumConnections = max(2, maximumConnections)
+            self.maximumQueuedWrites = max(1, maximumQueuedWrites)
             self.listensForChanges = listensForChanges
             self.resynchronizationInterval = resynchronizationInterval
             self.heartbeatInterval = heartbeatInterval

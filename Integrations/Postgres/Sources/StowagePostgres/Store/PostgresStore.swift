@@ -171,7 +171,7 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     }
 
     /// How many writes are queued and not yet committed.
-    public var queuedWriteCount: Int { backing.state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) } }
+    public var queuedWriteCount: Int { backing.state.withLock { $0.queuedWriteCount } }
 
     /// Returns once the first load is done.
     /// - Throws: `StorageError` (`.timedOut`) after `timeout` (the operation
@@ -224,12 +224,12 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
 
     public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
         let text = try text(of: value, forKey: key)
-        backing.enqueueWrite(key: key, value: value, text: text)
+        try backing.enqueueWrite(key: key, value: value, text: text)
     }
 
     public func removeStoredValue(forKey key: String, _ access: BackendAccess) throws {
         try check(key)
-        backing.enqueueWrite(key: key, value: nil, text: nil)
+        try backing.enqueueWrite(key: key, value: nil, text: nil)
     }
 
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {

@@ -189,13 +189,26 @@ final class PostgresStoreBacking: Sendable {
     // MARK: Requests from the store
 
     /// Queues a write and shows it to reads at once.
-    func enqueueWrite(key: String, value: StoredValue?, text: String?) {
-        update { state in
+    /// - Throws: `StorageError` when ``PostgresStore/Options/maximumQueuedWrites``
+    ///   writes are queued already; the write is then neither queued nor shown.
+    func enqueueWrite(key: String, value: StoredValue?, text: String?) throws(StorageError) {
+        let maximum = options.maximumQueuedWrites
+        let queued = update { state -> Bool in
+            guard state.queuedWriteCount < maximum else { return false }
             let write = State.PendingWrite(number: state.nextWriteNumber, key: key, value: value, text: text)
             state.nextWriteNumber += 1
             state.queue.append(.write(write))
             state.queuedWritesPerKey[key, default: 0] += 1
+            state.queuedWriteCount += 1
             state.visible[key] = value
+            return true
+        }
+        guard queued else {
+            throw StorageError(
+                code: .storeFailure, key: key,
+                reason: "\(name) has \(maximum) writes queued that the database has not taken yet, the most "
+                    + "Options.maximumQueuedWrites allows; this one was refused and not saved. The queued writes are kept and tried again.",
+                storeName: name)
         }
         wake.yield()
     }
@@ -237,7 +250,7 @@ final class PostgresStoreBacking: Sendable {
         }
         guard waiting else { return }
         try await reply.value(within: options.operationTimeout) { [self] _ in
-            let queued = state.withLock { $0.queuedWritesPerKey.values.reduce(0, +) }
+            let queued = state.withLock { $0.queuedWriteCount }
             return unreachableError(
                 key: nil,
                 doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
@@ -542,6 +555,7 @@ final class PostgresStoreBacking: Sendable {
         for write in writes {
             let left = state.queuedWritesPerKey[write.key, default: 1] - 1
             state.queuedWritesPerKey[write.key] = left > 0 ? left : nil
+            state.queuedWriteCount -= 1
         }
         state.settleNotices(forKeys: writes.map(\.key))
     }

@@ -45,6 +45,8 @@ struct PostgresStoreState {
     var committed: [String: CommittedEntry] = [:]
     var visible: [String: StoredValue] = [:]
     var queuedWritesPerKey: [String: Int] = [:]
+    /// The sum of `queuedWritesPerKey`, kept so a write checks the queue's bound without adding it up.
+    var queuedWriteCount = 0
     var queue: [Operation] = []
     var nextWriteNumber: UInt64 = 1
     /// Every write numbered up to this one is committed, or was refused and reported.
