@@ -59,7 +59,7 @@ enum DatabaseFailure {
     static func reportable(_ error: any Error) -> any Error {
         switch unwrapped(error) {
         case let error as PSQLError: PostgresStore.DatabaseError(error)
-        case let error as PostgresTransactionError: PostgresStore.DatabaseError(transactionFailure: error)
+        case is PostgresTransactionError: PostgresStore.DatabaseError.transactionFailed
         case let error: error
         }
     }

@@ -30,9 +30,12 @@ extension PostgresStore {
             }
         }
 
-        init(transactionFailure: PostgresTransactionError) {
-            sqlState = nil
-            message = "a transaction failed"
+        /// A transaction failed with no cause postgres-nio could name.
+        static let transactionFailed = DatabaseError(sqlState: nil, message: "a transaction failed")
+
+        private init(sqlState: String?, message: String) {
+            self.sqlState = sqlState
+            self.message = message
         }
     }
 }
