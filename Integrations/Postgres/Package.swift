@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The store.
@@ -37,6 +38,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -53,6 +55,7 @@ let package = Package(
                 .product(name: "StowageTesting", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -64,6 +67,8 @@ let package = Package(
                 "StowagePostgres", .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "StowageEnvironment", package: "Stowage"), .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Guides/StowagePostgresGuide",
             plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
@@ -71,7 +76,13 @@ let package = Package(
         // release: remove-end
 
         // The example (run against a server the script starts: Scripts/example.sh).
-        .executableTarget(name: "StowagePostgresExample", dependencies: ["StowagePostgres"], path: "Examples/StowagePostgresExample"),
+        .executableTarget(
+            name: "StowagePostgresExample",
+            dependencies: [
+                "StowagePostgres", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Examples/StowagePostgresExample"),
         // release: remove-begin
         .executableTarget(
             name: "StowagePostgresBenchmarks",

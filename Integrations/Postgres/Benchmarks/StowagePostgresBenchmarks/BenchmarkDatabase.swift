@@ -35,18 +35,33 @@ struct BenchmarkDatabase: Sendable {
         }
     }
 
-    /// Opens a store and waits for its first load.
+    /// Opens a store, runs it until ``close(_:)`` or the end of the process, and waits for its first load.
     func openStore(namespace: String, options: PostgresStore.Options = .init()) async throws -> PostgresStore {
         let store = try PostgresStore(configuration: configuration, namespace: namespace, options: options)
+        let run = Task.detached {
+            do { try await store.run() } catch { print("\(store) could not run: \(error)") }
+        }
+        Self.runs.withLock { $0[ObjectIdentifier(store)] = run }
         try await store.ready(timeout: .seconds(30))
         return store
     }
+
+    /// Stops a store ``openStore(namespace:options:)`` opened, once it has committed what it queued.
+    func close(_ store: PostgresStore) async throws {
+        try await store.commitPendingWrites()
+        let run = Self.runs.withLock { $0.removeValue(forKey: ObjectIdentifier(store)) }
+        run?.cancel()
+        await run?.value
+    }
+
+    /// The runs of the stores this process opened.
+    private static let runs = Locked<[ObjectIdentifier: Task<Void, Never>]>([:])
 
     /// Creates the store's tables (opening a store does) and the baselines' schema.
     func prepare(client: PostgresClient) async throws {
         // Not listening: a listening connection of the parent's would be one
         // more for the convergence group's `pg_terminate_backend` to find.
-        _ = try await openStore(namespace: "benchmarks-setup", options: .init(listensForChanges: false))
+        try await close(openStore(namespace: "benchmarks-setup", options: .init(listensForChanges: false)))
         try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.baselineSchema)"))
     }
 

@@ -48,6 +48,7 @@ struct LoadBenchmarks {
                     let rows = try await Self.selectRows(client, select, namespace)
                     guard rows == keyCount else { throw BenchmarkFailure("the plain SELECT gave \(rows) rows, not \(keyCount)") }
                 }
+                try await database.close(store)
                 if round > 0 {
                     opened.append(openSeconds)
                     fresh.append(freshSeconds)

@@ -4,6 +4,7 @@ import Testing
 /// What every store offers, on this one: the wrapper, dynamic member
 /// lookup, typed keys and observation, each reaching a second store through
 /// the database.
+@Suite(.runsStores)
 struct PostgresStoreAPITests {
     enum Keys: StorageKeyGroup {
         static let limit = key("limit", default: 10)

@@ -6,6 +6,7 @@ import Testing
 
 /// The synchronous API waits on the network without deadlocking, from any
 /// context, and the async forms do not block at all.
+@Suite(.runsStores)
 struct PostgresStoreBlockingTests {
     /// Far more tasks than the cooperative pool has threads, each blocking
     /// in the synchronous `modify`: the store's own work runs on a thread of

@@ -5,6 +5,7 @@ import Testing
 /// Conflicts and refusals the database decides: a multi-key compare-and-swap
 /// that loses a race, a revision that went back, a write refused among good
 /// ones. Each test keeps its tables in a schema of its own where it changes them.
+@Suite(.runsStores)
 struct PostgresStoreConflictTests {
     /// A migration (a multi-key compare-and-swap) whose cache is stale lost
     /// the race in the database; that threw a `.timedOut` "unknown outcome"

@@ -6,6 +6,7 @@ import Testing
 /// value read back from a second store that loads it from the database, and
 /// a change made by another store reaching references and observers once
 /// this one reloads.
+@Suite(.runsStores)
 struct PostgresStoreConformanceTests {
     @Test(arguments: StorageConformanceSuite<PostgresStore>.Check.allCases)
     func conformance(_ check: StorageConformanceSuite<PostgresStore>.Check) async throws {
@@ -14,6 +15,7 @@ struct PostgresStoreConformanceTests {
             externalChange: { store, key, value in
                 // Another client of the database writes; this store learns of it by reloading.
                 let other = try PostgresStore(configuration: database.configuration, namespace: store.namespace)
+                try RunningStores.run(other)
                 try other.waitUntilReady()
                 if let value { try other.set(value, forKey: key) } else { try other.removeValue(forKey: key) }
                 try other.flush()
@@ -22,6 +24,7 @@ struct PostgresStoreConformanceTests {
             reopen: { store in
                 try store.flush()
                 let reopened = try PostgresStore(configuration: database.configuration, namespace: store.namespace)
+                try RunningStores.run(reopened)
                 try reopened.waitUntilReady()
                 return reopened
             },
@@ -30,6 +33,7 @@ struct PostgresStoreConformanceTests {
         )
         let suite = StorageConformanceSuite(options: options) {
             let store = try PostgresStore(configuration: database.configuration, namespace: TestDatabase.uniqueNamespace("conformance"))
+            try RunningStores.run(store)
             try store.waitUntilReady()
             return store
         }

@@ -9,6 +9,7 @@ import Testing
 /// by a server or by an operator in `psql`, reaches every server's
 /// observers, and none is left with a stale value after its listening
 /// connection drops or the database restarts.
+@Suite(.runsStores)
 struct PostgresStoreFleetTests {
     static let options = PostgresStore.Options(operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(500))
     static let live = PostgresStore.Status(connection: .connected, receivesChanges: true)

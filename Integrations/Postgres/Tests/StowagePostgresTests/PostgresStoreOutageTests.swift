@@ -7,6 +7,7 @@ import Testing
 
 /// A server that stops, and comes back: what writes, reads, `modify` and
 /// readiness do meanwhile, on a server of the test's own.
+@Suite(.runsStores)
 struct PostgresStoreOutageTests {
     /// Quick retries and a short operation timeout, so the test's waits are short.
     static let options = PostgresStore.Options(operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(250))
@@ -125,6 +126,7 @@ struct PostgresStoreOutageTests {
 
         try server.control("kill")
         let store = try PostgresStore(configuration: server.configuration, namespace: namespace, options: Self.options)
+        try RunningStores.run(store)
         let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .milliseconds(500)) }
         #expect(error?.code == .timedOut)
         #expect(error?.message.contains("is not ready") == true, "\(error?.message ?? "")")
@@ -149,6 +151,7 @@ struct PostgresStoreOutageTests {
         var configuration = database.configuration
         configuration.options.additionalStartupParameters = [("application_name", name)]
         let store = try PostgresStore(configuration: configuration, namespace: namespace, options: Self.options)
+        try RunningStores.run(store)
         // The first store on a new server makes the tables: more than the 2 s operation timeout under a sanitizer.
         try await store.ready(timeout: .seconds(30))
         try await store.setAndCommit("before", forKey: "motto")

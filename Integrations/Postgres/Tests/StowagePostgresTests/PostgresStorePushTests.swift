@@ -5,6 +5,7 @@ import Testing
 
 /// How changes reach a store besides the notification of each row: the
 /// periodic full read, a `TRUNCATE`, tables made by an older release.
+@Suite(.runsStores)
 struct PostgresStorePushTests {
     static let live = PostgresStore.Status(connection: .connected, receivesChanges: true)
 
@@ -84,6 +85,7 @@ struct PostgresStorePushTests {
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
         let store = try PostgresStore(configuration: configuration, namespace: "one", options: .init(schema: schema))
+        try RunningStores.run(store)
         try await store.ready(timeout: .seconds(30))
         let report = await recorder.first { $0.message.contains("\"\(schema)\" have no notification triggers") }
         #expect(report?.message.contains("The tables' owner adds the triggers by opening a store once") == true, "\(report?.message ?? "no report")")

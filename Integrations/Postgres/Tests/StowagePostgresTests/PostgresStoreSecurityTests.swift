@@ -5,6 +5,7 @@ import Testing
 
 /// Credentials stay out of what the store says, and TLS works against the
 /// test server with the certificate the script made.
+@Suite(.runsStores)
 struct PostgresStoreSecurityTests {
     /// The store talks TLS when configured to, verifying the server's
     /// certificate: the server's own view of the store's connections says so,
@@ -18,6 +19,7 @@ struct PostgresStoreSecurityTests {
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         let plain = try await database.openStore(namespace: namespace)  // listens first, without TLS
         let store = try PostgresStore(configuration: configuration, namespace: namespace)
+        try RunningStores.run(store)
         try await store.ready(timeout: .seconds(30))
         try await store.setAndCommit("over TLS", forKey: "channel")
 
@@ -36,6 +38,7 @@ struct PostgresStoreSecurityTests {
         #expect(encrypted.values.joined().allSatisfy { $0 })
         withExtendedLifetime(plain) {}
         let reopened = try PostgresStore(configuration: database.tlsConfiguration(), namespace: namespace)
+        try RunningStores.run(reopened)
         try await reopened.ready(timeout: .seconds(30))
         #expect(try reopened.value(forKey: "channel", as: String.self) == "over TLS")
     }
@@ -48,6 +51,7 @@ struct PostgresStoreSecurityTests {
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: database.user, password: database.password, database: database.database, tls: .require(tls))
         let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(10)))
+        try RunningStores.run(store)
         let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(5)) }
         #expect(error?.code == .timedOut)
         #expect(error?.message.contains("could not connect") == true, "\(error?.message ?? "")")
@@ -65,6 +69,7 @@ struct PostgresStoreSecurityTests {
         let configuration = PostgresClient.Configuration(
             host: database.host, port: database.port, username: database.user, password: wrongPassword, database: database.database, tls: .disable)
         let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(10)))
+        try RunningStores.run(store)
         let error = try #require(await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(5)) })
         #expect(error.message.contains("password authentication failed"), "\(error.message)")
 

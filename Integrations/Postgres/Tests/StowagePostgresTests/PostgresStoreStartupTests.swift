@@ -4,6 +4,7 @@ import Testing
 
 /// A fleet's servers start together: a deploy opens every server's store at
 /// once, on tables none of them has made yet.
+@Suite(.runsStores)
 struct PostgresStoreStartupTests {
     /// Stores that waited for the setup lock inside their transaction saw the
     /// catalog as it was when the transaction began, tried to make the tables
@@ -19,8 +20,9 @@ struct PostgresStoreStartupTests {
             let stores = try (0..<12).map { _ in
                 try PostgresStore(configuration: database.configuration, namespace: "n", options: .init(schema: schema, listensForChanges: false))
             }
-            // Subscribed before any store can have failed: a load needs a connection and the setup lock first.
+            // Subscribed before any store runs, so the histories are complete.
             let histories = stores.map { $0.statusUpdates() }
+            for store in stores { try RunningStores.run(store) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for store in stores { group.addTask { try await store.ready(timeout: .seconds(60)) } }
                 try await group.waitForAll()

@@ -5,6 +5,7 @@ import Testing
 
 /// What the store keeps and how it keeps it: exact values, namespaces,
 /// removals, the schema's version, and what PostgreSQL can not hold.
+@Suite(.runsStores)
 struct PostgresStoreValueTests {
     /// Values that `jsonb` or a careless encoding would change come back as written, from a second store.
     @Test func valuesReadBackExactlyFromAnotherStore() async throws {
@@ -105,6 +106,7 @@ struct PostgresStoreValueTests {
             try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_versions VALUES ('entries', 2)"))
         }
         let store = try PostgresStore(configuration: database.configuration, namespace: "x", options: .init(schema: schema, operationTimeout: .seconds(2)))
+        try RunningStores.run(store)
         let error = await #expect(throws: StorageError.self) { try await store.ready() }
         #expect(error?.message.contains("at version 2, newer than the 1 this release") == true, "\(error?.message ?? "")")
     }

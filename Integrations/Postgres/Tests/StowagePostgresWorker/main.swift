@@ -15,7 +15,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3 else {
-    fail("usage: StowagePostgresWorker increment|write|read <namespace> <key> [count|value], or serve <namespace> <name>")
+    fail("usage: StowagePostgresWorker increment|count-increments|write|read|open <namespace> <key> [count|value], or serve <namespace> <name>")
 }
 let environment = ProcessInfo.processInfo.environment
 guard let host = environment["STOWAGE_POSTGRES_HOST"], let port = environment["STOWAGE_POSTGRES_PORT"].flatMap(Int.init),
@@ -28,14 +28,26 @@ let key = arguments[2]
 if command == "serve" {
     // A server's name, so a test can find its connections: its listener is "fleet-<name> listener".
     configuration.options.additionalStartupParameters = [("application_name", "fleet-\(key)")]
+} else if let name = environment["STOWAGE_WORKER_APPLICATION_NAME"] {
+    // So a test can find, and kill, the connections of its workers.
+    configuration.options.additionalStartupParameters = [("application_name", name)]
+}
+// Errors the store reports, so `open` can tell a first load that failed before it succeeded.
+let reportedErrors = Mutex<[String]>([])
+StowageReport.handler = { report in
+    if case .error(let error) = report { reportedErrors.withLock { $0.append(error.message) } }
 }
 
 do {
     let store = try PostgresStore(
         configuration: configuration, namespace: namespace,
         options: .init(
-            operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(500),
-            heartbeatInterval: .seconds(1)))
+            schema: environment["STOWAGE_WORKER_SCHEMA"] ?? "stowage", operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20),
+            maximumRetryDelay: .milliseconds(500), heartbeatInterval: .seconds(1)))
+    // As a server's ServiceGroup would; the process ends without a graceful shutdown, so every command commits what it writes.
+    Task.detached {
+        do { try await store.run() } catch { fail("the store could not run: \(error)") }
+    }
     try store.waitUntilReady(timeout: .seconds(30))
     switch command {
     case "serve":
@@ -45,6 +57,26 @@ do {
         guard arguments.count > 3, let count = Int(arguments[3]) else { fail("increment needs a count") }
         let counter = store.reference(forKey: key, as: Int.self)
         for _ in 0..<count { try counter.modify { $0 = ($0 ?? 0) + 1 } }
+    case "open":
+        // open <namespace> <anything>: opens the store (in STOWAGE_WORKER_SCHEMA) and fails if its first load failed before it succeeded.
+        let errors = reportedErrors.withLock { $0 }
+        guard errors.isEmpty else { fail("the store loaded only after failing: \(errors.joined(separator: "; "))") }
+        print("opened")
+    case "count-increments":
+        // count-increments <namespace> <key> <count>: tries <count> increments, going on after a failed one, and prints
+        // "acknowledged A unknown U refused R": those that returned, those whose outcome the error calls unknown, the rest.
+        guard arguments.count > 3, let count = Int(arguments[3]) else { fail("count-increments needs a count") }
+        let counter = store.reference(forKey: key, as: Int.self)
+        var (acknowledged, unknown, refused) = (0, 0, 0)
+        for _ in 0..<count {
+            do {
+                try counter.modify { $0 = ($0 ?? 0) + 1 }
+                acknowledged += 1
+            } catch {
+                if (error as? StorageError)?.message.contains("unknown") == true { unknown += 1 } else { refused += 1 }
+            }
+        }
+        print("acknowledged \(acknowledged) unknown \(unknown) refused \(refused)")
     case "write":
         // write <namespace> <key> <value>: sets a string and waits for the commit.
         guard arguments.count > 3 else { fail("write needs a value") }

@@ -35,6 +35,8 @@ let configuration = PostgresClient.Configuration(
 do {
     // Generous: under callgrind everything runs some 50 times slower.
     let store = try PostgresStore(configuration: configuration, namespace: "instruction-counts")
+    // Runs until the process ends; the loop below reads the cache only.
+    Task.detached { try await store.run() }
     try store.waitUntilReady(timeout: .seconds(120))
     try store.set(41, forKey: "counter")
     try store.flush()

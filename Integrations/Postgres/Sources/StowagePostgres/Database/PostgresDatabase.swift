@@ -64,7 +64,13 @@ struct PostgresDatabase: Sendable {
             if let leased { try? await leased.close() }
         }
         defer { timer.cancel() }
-        return try await outcome.value()
+        // A store that stops at once does not wait for the statement either; the pool it stops ends it.
+        return try await withTaskCancellationHandler {
+            try await outcome.value()
+        } onCancel: {
+            let leased = gate.closeAtDeadline()
+            if outcome.give(.failure(leased == nil ? DatabaseFailure.NotSent(cause: CancellationError()) : CancellationError())) { work.cancel() }
+        }
     }
 
     /// Creates the schema, the tables and the notification triggers when

@@ -146,8 +146,10 @@ final class ChangeListener: Sendable {
 
     private func start() {
         let client = client
-        let pool = Task(executorPreference: StoreExecutor.shared) { await client.run() }
-        let listening = Task(executorPreference: StoreExecutor.shared) { await self.listen() }
+        // Detached: they serve every subscribed store, and must not end with the graceful shutdown
+        // of whichever store's run() happened to start them (postgres-nio's client stops on one).
+        let pool = Task.detached(executorPreference: StoreExecutor.shared) { await client.run() }
+        let listening = Task.detached(executorPreference: StoreExecutor.shared) { await self.listen() }
         state.withLock { $0.tasks = [pool, listening] }
     }
 

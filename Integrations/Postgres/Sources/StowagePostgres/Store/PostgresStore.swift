@@ -1,13 +1,27 @@
 import Logging
 import PostgresNIO
+public import ServiceLifecycle
 import Stowage
 import StowageJSON
 
 /// A store whose values live in PostgreSQL, one truth for every process and
 /// host that opens the same namespace.
 ///
+/// **It runs as a service.** The store does its work (its connection pool,
+/// listening for changes, committing writes, reading again after an outage)
+/// only inside ``run()``, as postgres-nio's `PostgresClient` does: add it to
+/// the server's `ServiceGroup`, which runs it and, on SIGTERM, shuts it down
+/// gracefully: it then commits what is queued, for at most
+/// ``Options/operationTimeout``, and reports what it could not write.
+/// Cancelling `run()` stops it at once, and reports the writes left queued.
+/// Before `run()` starts, reads give absent values, writes are queued (and
+/// shown to reads) to be committed once it runs, and calls that wait for the
+/// database wait for it, within their timeout, and then say that `run()` has
+/// not started. After `run()` returns, reads give the last values the store
+/// held and writes fail at once.
+///
 /// **Reads** never touch the network: they are served from the store's
-/// cache, filled by a first load when the store opens. Until that load is
+/// cache, filled by a first load when it starts running. Until that load is
 /// done, every key reads as absent (a wrapper gives its default); await
 /// ``ready(timeout:)`` (``waitUntilReady(timeout:)`` in synchronous code)
 /// to start from the database's values.
@@ -15,7 +29,7 @@ import StowageJSON
 /// **Changes made elsewhere** (another store, an operator's `UPDATE` in
 /// `psql`) reach the cache and the keys' observers within milliseconds: a
 /// trigger notifies every change, and the store, listening on a connection
-/// its process's stores of the database share, reads the rows named. After
+/// its process's running stores of the database share, reads the rows named. After
 /// the listening connection drops, the store listens again, reads its
 /// namespace in full, and announces the keys that changed. ``status`` and
 /// ``cacheAge`` say whether changes reach it and how old its cache may be.
@@ -26,10 +40,10 @@ import StowageJSON
 /// durable once committed; ``flush()`` and
 /// ``commitPendingWrites()`` (behind `setAndCommit` and `modifyAndCommit`)
 /// return only then. While the database is unreachable, writes stay queued
-/// and are tried again with growing delays, never dropped; `flush` fails
-/// with `.timedOut` after ``Options/operationTimeout`` and says so. A write
-/// the database refuses for good is reported, and reads go back to what the
-/// database holds.
+/// (up to ``Options/maximumQueuedWrites``) and are tried again with growing
+/// delays; `flush` fails with `.timedOut` after ``Options/operationTimeout``
+/// and says so. A write the database refuses for good is reported, and reads
+/// go back to what the database holds.
 ///
 /// **`modify`** is a compare-and-swap on the row's revision in one
 /// statement, so it is linearizable across processes and hosts: 4 processes
@@ -49,7 +63,7 @@ import StowageJSON
 ///
 /// Stores with different namespaces share one table. The store's description
 /// and its errors name the host, port and database, never the user's password.
-public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Sendable {
+public final class PostgresStore: UnderlyingStorage, Service, CustomStringConvertible, Sendable {
     /// Whether the store reaches its database.
     public enum ConnectionState: Sendable, Equatable {
         /// Opening: the first load has not succeeded yet.
@@ -93,13 +107,15 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     public var storeName: String { description }
     let backing: PostgresStoreBacking
 
-    /// Opens a store over `namespace` and starts loading it; reads give
-    /// absent values until the load is done (see ``ready(timeout:)``).
+    /// Makes a store over `namespace`; it connects and loads once ``run()``
+    /// runs, and reads give absent values until then (see ``ready(timeout:)``).
     ///
     /// - Parameters:
     ///   - configuration: where and how to connect, TLS included; the store
-    ///     opens a pool of its own with it (at most
-    ///     ``Options/maximumConnections``).
+    ///     runs a `PostgresClient` of its own with it (at most
+    ///     ``Options/maximumConnections``), so that its connections carry its
+    ///     `statement_timeout` and the application's queries never wait
+    ///     behind its commits, nor its commits behind them.
     ///   - namespace: the part of the table this store sees.
     ///   - options: timeouts, the pool's size, the schema and how changes are pushed.
     /// - Throws: `StorageError` when the namespace or the schema name can not be used.
@@ -124,23 +140,34 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
         description = "PostgresStore(\(endpoint)/\(configuration.database ?? configuration.username), schema \(schema.name), namespace \"\(namespace)\")"
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let database = PostgresDatabase(client: client, schema: schema, namespace: namespace, logger: logger, attempts: attempts)
-        backing = PostgresStoreBacking(database: database, options: options, name: description)
-        let listen: ((ChangeListener.Subscriber) -> ChangeListener.Subscription)? =
-            options.listensForChanges
-            ? { subscriber in
-                let settings = ChangeListener.Settings(
-                    heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
-                    initialRetryDelay: options.initialRetryDelay, maximumRetryDelay: options.maximumRetryDelay)
-                return ChangeListener.subscribe(
-                    identity: ChangeListener.identity(of: listenerConfiguration, channel: schema.channel, settings: settings),
-                    configuration: listenerConfiguration, channel: schema.channel, settings: settings, subscriber: subscriber)
+        var listen: (@Sendable (ChangeListener.Subscriber) -> ChangeListener.Subscription)?
+        if options.listensForChanges {
+            let settings = ChangeListener.Settings(
+                heartbeatInterval: options.heartbeatInterval, timeout: options.operationTimeout,
+                initialRetryDelay: options.initialRetryDelay, maximumRetryDelay: options.maximumRetryDelay)
+            let (identity, channel) = (ChangeListener.identity(of: listenerConfiguration, channel: schema.channel, settings: settings), schema.channel)
+            listen = { subscriber in
+                ChangeListener.subscribe(identity: identity, configuration: listenerConfiguration, channel: channel, settings: settings, subscriber: subscriber)
             }
-            : nil
-        backing.start(listeningWith: listen) { [weak self] keys in self?.announceChanges(forKeys: keys) }
+        }
+        backing = PostgresStoreBacking(database: database, options: options, name: description, listen: listen)
+        backing.announceChanges { [weak self] keys in self?.announceChanges(forKeys: keys) }
     }
 
-    deinit {
-        backing.close()
+    /// Runs the store: its connection pool, its share of the listening
+    /// connection, its resynchronization timer and the worker that commits
+    /// writes, until a graceful shutdown or cancellation.
+    ///
+    /// On a graceful shutdown (a `ServiceGroup`'s, on SIGTERM) the store
+    /// stops listening, commits what is queued, for at most
+    /// ``Options/operationTimeout``, and returns; cancellation returns at
+    /// once. Either way, writes it could not commit are reported to
+    /// `StowageReport.handler` with their keys (a batch whose statement was
+    /// being sent is said to be possibly written), and the calls still
+    /// waiting fail. A store runs once.
+    /// - Throws: `StorageError` when the store runs already, or ran before.
+    public func run() async throws {
+        try await backing.run()
     }
 
     // MARK: State
@@ -157,7 +184,7 @@ public final class PostgresStore: UnderlyingStorage, CustomStringConvertible, Se
     /// The store's connection state and whether changes reach it, at once.
     public var status: Status { backing.state.withLock { $0.status } }
 
-    /// The current ``status``, then each change of it, until the store is released.
+    /// The current ``status``, then each change of it, until the store stops.
     public func statusUpdates() -> AsyncStream<Status> {
         backing.statusUpdates()
     }

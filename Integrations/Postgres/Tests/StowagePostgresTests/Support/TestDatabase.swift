@@ -74,9 +74,10 @@ struct TestDatabase: Sendable {
         "\(label.prefix(while: { $0 != "(" }))-\(UUID().uuidString.prefix(8))"
     }
 
-    /// Opens a store on this server and waits until it has loaded.
+    /// Opens a store on this server, runs it until the test ends, and waits until it has loaded.
     func openStore(namespace: String, options: PostgresStore.Options = .init()) async throws -> PostgresStore {
         let store = try PostgresStore(configuration: configuration, namespace: namespace, options: options)
+        try RunningStores.run(store)
         try await store.ready(timeout: .seconds(30))
         return store
     }

@@ -11,11 +11,11 @@ enum Worker {
     }
 
     /// Starts the worker with the database's variables.
-    static func start(_ arguments: [String], database: TestDatabase) throws -> (Process, Pipe) {
+    static func start(_ arguments: [String], database: TestDatabase, environment: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(database.environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(database.environment) { $1 }.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

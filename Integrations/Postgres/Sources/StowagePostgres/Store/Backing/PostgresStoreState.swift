@@ -1,6 +1,7 @@
 import Stowage
 
-/// What a store holds between its callers and its worker, behind one lock.
+/// What a store holds between its callers and its worker, behind one lock
+/// (the backing's `state`): the only lock of a store's own.
 ///
 /// `visible` is what reads return: the committed value of each key, with
 /// the writes still queued for it laid over. The worker takes work from
@@ -65,7 +66,15 @@ struct PostgresStoreState {
         defer { disconnectedSince = nil }
         return disconnectedSince.map { ContinuousClock.now - $0 }
     }
-    var isClosing = false
+    /// Where the store is in its life: before, during or after `run()`.
+    var phase = PostgresStoreBacking.Phase.notStarted
+    /// The numbers of the writes whose commit statement is being sent, so a
+    /// store that stops mid-commit says they may have been written.
+    var writesInFlight: ClosedRange<UInt64>?
+    /// The store's place among its database's listeners, while it runs.
+    var subscription: ChangeListener.Subscription?
+    /// Tells the store's references and observers of changed keys; `nil` once it stopped.
+    var announce: (@Sendable (Set<String>) -> Void)?
 
     // Pushed changes (see `ChangeListener`).
 

@@ -1,0 +1,122 @@
+import Stowage
+import StowageJSON
+
+/// Compare-and-swaps (behind `modify`): queued behind the writes before
+/// them, run alone against the rows' revisions, answered within the
+/// caller's operation timeout.
+extension PostgresStoreBacking {
+    /// Queues a compare-and-swap and waits for the worker's answer, for the
+    /// operation timeout from this call, all told: the worker gives the
+    /// statement what is left of it. A request the worker has not started by
+    /// then is skipped, and one that got no connection by then never sends
+    /// its statement (the deadline closes its gate): the error says nothing
+    /// was written. One whose statement may have reached the database says
+    /// the outcome is unknown.
+    func replace(expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)]) async throws(StorageError) -> Bool {
+        let reply = PendingReply<Bool>()
+        let deadline = ContinuousClock.now + options.operationTimeout
+        let gate = StatementGate()
+        let keys = replacements.keys.sorted()
+        let queued = update { state -> Bool in
+            guard state.phase != .stopped else { return false }
+            state.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply, deadline: deadline, gate: gate)))
+            return true
+        }
+        guard queued else { throw stoppedError(key: keys.count == 1 ? keys[0] : nil) }
+        wake.yield()
+        return try await reply.value(by: deadline, gate: gate) { [self] mayHaveBeenSent in
+            let what = keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"
+            return mayHaveBeenSent
+                ? unreachableError(
+                    key: keys.first,
+                    doing:
+                        "got no answer to the compare and swap of \(what); whether it was applied is unknown until the store reads it again, which it does next"
+                )
+                : unreachableError(key: keys.first, doing: "could not compare and swap \(what); nothing was written")
+        }
+    }
+
+    /// Runs a compare-and-swap against the rows' revisions; when a row had
+    /// moved on, reads the keys again so the next try starts from their values.
+    func perform(_ replacement: State.Replacement) async {
+        guard replacement.reply.start() else {
+            update { _ = $0.queue.removeFirst() }
+            return
+        }
+        let plan = update { state -> [(key: String, text: String?, expectedRevision: Int64)]? in
+            for (key, value) in replacement.expected where state.committedValue(forKey: key) != value { return nil }
+            var items = replacement.replacements.map { key, new in (key: key, text: new.text, expectedRevision: state.committed[key]?.revision ?? 0) }
+            // A key that must hold a value but is not replaced is written back as it is, at its revision, so the check covers it.
+            for (key, value) in replacement.expected where replacement.replacements[key] == nil {
+                let text = try? value?.jsonText()
+                items.append((key: key, text: text, expectedRevision: state.committed[key]?.revision ?? 0))
+            }
+            return items
+        }
+        guard let plan else {
+            update { _ = $0.queue.removeFirst() }
+            replacement.reply.resolve(.success(false))
+            return
+        }
+        let keys = Set(plan.map(\.key))
+        // Its own notices come back before its answer: they wait for the answer, as for queued writes.
+        update { $0.keysBeingReplaced.formUnion(keys) }
+        defer {
+            update { state in
+                state.keysBeingReplaced.subtract(keys)
+                state.settleNotices(forKeys: keys)
+            }
+            wake.yield()
+        }
+        do {
+            let database = database
+            let revisions = try await database.withConnection(within: replacement.deadline - .now, gate: replacement.gate) {
+                try await database.replace(plan, on: $0)
+            }
+            if let revisions {
+                let changed = update { state in
+                    var changed: Set<String> = []
+                    for (key, new) in replacement.replacements {
+                        if let revision = revisions[key] { state.committed[key] = .init(value: new.value, revision: revision) }
+                        if state.exposeCommittedValue(forKey: key) { changed.insert(key) }
+                    }
+                    _ = state.queue.removeFirst()
+                    state.connection = .connected
+                    return changed
+                }
+                // When the caller already gave up waiting, Stowage will not tell the key's references: the store does.
+                if !replacement.reply.resolve(.success(true)) { announce(changed) }
+            } else {
+                let fresh = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
+                let changed = absorb(fresh, keys: keys)
+                update { _ = $0.queue.removeFirst() }
+                announce(changed)
+                // A row that is not JSON can not be compared with; answering `false` would make modify try forever.
+                if let unreadable = fresh.unreadable.first(where: { $0.key.map(keys.contains) == true }) {
+                    replacement.reply.resolve(.failure(unreadable))
+                } else {
+                    replacement.reply.resolve(.success(false))
+                }
+            }
+        } catch {
+            // Cancelled: the store is stopping at once; it answers the request, still queued, when it has stopped.
+            guard !Task.isCancelled else { return }
+            let mayHaveBeenSent = DatabaseFailure.mayHaveBeenSent(error)
+            let outcome =
+                mayHaveBeenSent
+                ? "Whether it was applied is unknown until the store reads the key\(keys.count == 1 ? "" : "s") again, which it does next."
+                : "No connection was made, so nothing was written."
+            let failure = StorageError(
+                code: DatabaseFailure.isTransient(error) ? .timedOut : .storeFailure, key: keys.count == 1 ? keys.first : nil,
+                reason: "\(name) could not compare and swap \(keys.count == 1 ? "its value" : "keys \(keys.sorted().joined(separator: ", "))"): "
+                    + "\(database.explanation(of: error)). \(outcome)",
+                underlyingError: DatabaseFailure.reportable(error))
+            update { state in
+                _ = state.queue.removeFirst()
+                if mayHaveBeenSent { state.queue.insert(.reload(keys: keys, reply: nil), at: 0) }
+            }
+            if DatabaseFailure.isTransient(error) { noteFailure(error, doing: "could not reach the database") }
+            replacement.reply.resolve(.failure(failure))
+        }
+    }
+}

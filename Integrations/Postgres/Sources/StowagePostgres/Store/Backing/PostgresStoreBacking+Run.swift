@@ -1,0 +1,189 @@
+import ServiceLifecycle
+import Dispatch
+import Stowage
+
+/// Running and stopping: every task of the store runs inside ``run()``,
+/// and ends with it.
+extension PostgresStoreBacking {
+    /// Where a store is in its life, as ``PostgresStoreState/phase`` records it.
+    enum Phase: Sendable, Equatable {
+        /// `run()` has not been called: reads give what writes made, writes
+        /// queue, and every wait for the database waits for `run()`.
+        case notStarted
+        case running
+        /// A graceful shutdown began: the store commits what is queued, and reads nothing more.
+        case stopping
+        /// `run()` returned: writes are refused; reads give the last values the store held.
+        case stopped
+    }
+
+    /// Runs the pool, the listening, the timer and the worker until a
+    /// graceful shutdown, then commits what is queued, for at most the
+    /// operation timeout; cancellation stops everything at once. Writes
+    /// still queued when it returns are reported, and their waiters fail.
+    /// - Throws: `StorageError` when the store runs already, or ran.
+    func run() async throws(StorageError) {
+        let phase = update { state -> Phase in
+            defer { if state.phase == .notStarted { state.phase = .running } }
+            return state.phase
+        }
+        guard phase == .notStarted else {
+            throw StorageError(
+                code: .storeFailure,
+                reason: "\(name).run() was called while the store \(phase == .stopped ? "had stopped" : "ran already"); a store runs once.",
+                storeName: name)
+        }
+        let client = database.client
+        // Detached, so that no task-local graceful shutdown reaches them: postgres-nio's client
+        // stops at once on one, and the store still needs it to commit what is queued.
+        let pool = Task.detached(executorPreference: StoreExecutor.shared) { await client.run() }
+        startListening()
+        let timer = options.resynchronizationInterval.map { interval in
+            Task.detached(executorPreference: StoreExecutor.shared) { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard !Task.isCancelled, let self else { return }
+                    self.update { $0.resynchronizationRequested = true }
+                    self.wake.yield()
+                }
+            }
+        }
+        let worker = Task.detached(executorPreference: StoreExecutor.shared) { await self.work() }
+        let shutdownDeadline = Locked<Task<Void, Never>?>(nil)
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await worker.value
+            } onGracefulShutdown: {
+                self.beginStopping()
+                // Past the bound, what is still queued is given up on: the worker stops, and the pool with it.
+                let timeout = self.options.operationTimeout
+                shutdownDeadline.withLock {
+                    $0 = Task.detached(executorPreference: StoreExecutor.shared) {
+                        try? await Task.sleep(for: timeout)
+                        guard !Task.isCancelled else { return }
+                        worker.cancel()
+                        pool.cancel()
+                    }
+                }
+            }
+        } onCancel: {
+            self.beginStopping()
+            worker.cancel()
+            pool.cancel()
+        }
+        shutdownDeadline.withLock { $0?.cancel() }
+        timer?.cancel()
+        update { $0.subscription?.cancel() }
+        pool.cancel()
+        await pool.value
+        finishStopping()
+    }
+
+    /// Subscribes to the database's listener, or lets the first load go ahead when the store does not listen.
+    private func startListening() {
+        guard let listen else {
+            listenerSettled.resolve(.success(()))
+            return
+        }
+        let subscriber = ChangeListener.Subscriber(
+            listening: { [weak self] in self?.listenerStartedListening() },
+            lost: { [weak self] explanation, reachable in self?.listenerLost(explanation: explanation, reachable: reachable) },
+            notice: { [weak self] notice in self?.received(notice) })
+        let subscription = listen(subscriber)
+        update { $0.subscription = subscription }
+    }
+
+    /// A graceful shutdown began (or the run was cancelled): the store stops
+    /// listening and reading, and the worker commits the queue, then ends.
+    func beginStopping() {
+        let subscription = update { state -> ChangeListener.Subscription? in
+            if state.phase == .running { state.phase = .stopping }
+            defer { state.subscription = nil }
+            return state.subscription
+        }
+        subscription?.cancel()
+        listenerSettled.resolve(.success(()))
+        wake.yield()
+    }
+
+    /// After the worker ended: what is still queued was not written. Its
+    /// writes are reported and no longer shown; every caller still waiting
+    /// is answered.
+    func finishStopping() {
+        let stopped = update { state in
+            state.phase = .stopped
+            var stopped = Stopped()
+            for operation in state.queue {
+                switch operation {
+                case .write(let write): stopped.writes.append(write)
+                case .replace(let replacement): stopped.replacements.append(replacement)
+                case .reload(_, let reply): if let reply { stopped.replies.append(reply) }
+                }
+            }
+            stopped.inFlight = state.writesInFlight
+            state.writesInFlight = nil
+            state.queue.removeAll()
+            state.queuedWritesPerKey.removeAll()
+            state.queuedWriteCount = 0
+            stopped.changed = Set(stopped.writes.map(\.key).filter { state.exposeCommittedValue(forKey: $0) })
+            stopped.replies += state.commitWaiters.map(\.reply) + state.readyWaiters
+            state.commitWaiters.removeAll()
+            state.readyWaiters.removeAll()
+            let watchers = state.statusWatchers.values
+            state.statusWatchers.removeAll()
+            statusDelivery.async { for watcher in watchers { watcher.finish() } }
+            return stopped
+        }
+        announce(stopped.changed)
+        update { $0.announce = nil }
+        if !stopped.writes.isEmpty { report(unsavedWritesError(stopped)) }
+        for replacement in stopped.replacements {
+            let mayHaveBeenSent = replacement.reply.isStarted && replacement.gate.wasLeased
+            let outcome = mayHaveBeenSent ? "whether it was applied is unknown" : "nothing was written"
+            let keys = replacement.replacements.keys.sorted()
+            replacement.reply.resolve(
+                .failure(
+                    StorageError(
+                        code: .storeFailure, key: keys.count == 1 ? keys[0] : nil,
+                        reason: "\(name) stopped before its compare and swap was answered; \(outcome).", storeName: name)))
+        }
+        for reply in stopped.replies { reply.resolve(.failure(stoppedError(key: nil))) }
+    }
+
+    /// What was left when the store stopped.
+    private struct Stopped {
+        var writes: [State.PendingWrite] = []
+        var replacements: [State.Replacement] = []
+        var replies: [PendingReply<Void>] = []
+        var inFlight: ClosedRange<UInt64>?
+        var changed: Set<String> = []
+    }
+
+    /// The report of writes a stopping store could not commit: their keys,
+    /// and whether the batch being sent at the end may have been written after all.
+    private func unsavedWritesError(_ stopped: Stopped) -> StorageError {
+        var keys: [String] = []
+        for write in stopped.writes where !keys.contains(write.key) { keys.append(write.key) }
+        let shown = keys.prefix(10).joined(separator: ", ") + (keys.count > 10 ? " and \(keys.count - 10) more" : "")
+        let count = stopped.writes.count
+        var reason =
+            "\(name) stopped with \(count) queued write\(count == 1 ? "" : "s") the database had not confirmed (\(keys.count == 1 ? "key" : "keys") \(shown)): "
+            + "\(count == 1 ? "it was" : "they were") not saved by this store"
+        if let inFlight = stopped.inFlight {
+            let sent = Set(stopped.writes.filter { inFlight.contains($0.number) }.map(\.key)).sorted()
+            if !sent.isEmpty {
+                reason += ", except that the batch being sent at the end (\(sent.prefix(10).joined(separator: ", "))) may have been committed"
+            }
+        }
+        return StorageError(code: .storeFailure, key: keys.count == 1 ? keys[0] : nil, reason: reason + ".", storeName: name)
+    }
+
+    /// The error for a request made of a store that has stopped.
+    func stoppedError(key: String?) -> StorageError {
+        StorageError(
+            code: .storeFailure, key: key,
+            reason:
+                "\(name) has stopped (its run() returned, after a graceful shutdown or a cancellation): it no longer reaches the database, and nothing was written.",
+            storeName: name)
+    }
+}
