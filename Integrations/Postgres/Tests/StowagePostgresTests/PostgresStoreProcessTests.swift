@@ -38,6 +38,39 @@ struct PostgresStoreProcessTests {
         }
     }
 
+    /// Eight processes increment one key while every connection they hold
+    /// is killed again and again: every increment a process was told of is
+    /// in the final count, and no other, unless its error said the outcome
+    /// was unknown (a connection killed after the commit, before the answer).
+    @Test func eightProcessesIncrementingWhileTheirConnectionsAreKilledLoseNothingAcknowledged() throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let name = "incrementer-\(UUID().uuidString.prefix(8).lowercased())"
+        let workers = try (0..<8).map { _ in
+            try Worker.start(["count-increments", namespace, "counter", "150"], database: database, environment: ["STOWAGE_WORKER_APPLICATION_NAME": name])
+        }
+        var kills = 0
+        while workers.contains(where: { $0.0.isRunning }) {
+            kills += Int(try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE '\(name)%'")) ?? 0
+        }
+        var (acknowledged, unknown) = (0, 0)
+        for (process, output) in workers {
+            let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0, "\(line)")
+            let numbers = line.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            try #require(numbers.count == 3, "\(line)")
+            acknowledged += numbers[0]
+            unknown += numbers[1]
+        }
+        let final = Int(try database.psql("SELECT value FROM stowage.entries WHERE namespace = '\(namespace)' AND key = 'counter'")) ?? -1
+        #expect(kills > 0, "no connection was killed: the test tested nothing")
+        #expect(acknowledged > 0)
+        #expect(
+            final >= acknowledged && final <= acknowledged + unknown,
+            "final \(final), acknowledged \(acknowledged), unknown \(unknown), \(kills) connections killed")
+        print("8 processes under \(kills) connection kills: final \(final), acknowledged \(acknowledged), outcome unknown \(unknown)")
+    }
+
     /// A value one process committed is what a process started later
     /// loads, after the server itself was restarted in between.
     @Test func aCommittedValueOutlivesAServerRestart() throws {

@@ -196,7 +196,22 @@ struct PostgresDatabase: Sendable {
         for try await (key, revision) in rows.decode((String, Int64).self) {
             revisions[key] = revision
         }
+        try await confirmCommitted(on: connection)
         return revisions
+    }
+
+    /// Returns once the statement just run on `connection` is committed.
+    ///
+    /// postgres-nio ends a statement's rows at its `CommandComplete`, but
+    /// the server commits a statement outside a transaction block only at
+    /// the `Sync` that follows it: a connection killed between the two
+    /// rolls the statement back after the caller was told it succeeded (2
+    /// increments of 1,047 were lost so, by 8 processes under 1,945
+    /// connection kills). The server answers a question asked next on the
+    /// same connection only after that commit, so its answer confirms it; an
+    /// error instead leaves the outcome unknown, as any lost answer does.
+    private func confirmCommitted(on connection: PostgresConnection) async throws {
+        for try await _ in try await connection.query("SELECT 1", logger: logger) {}
     }
 
     /// The compare-and-swap: writes every key only if its row is still at
@@ -205,14 +220,14 @@ struct PostgresDatabase: Sendable {
     /// - Returns: each key's new revision, or `nil` when a row had moved on and nothing was written.
     func replace(_ items: [(key: String, text: String?, expectedRevision: Int64)], on connection: PostgresConnection) async throws -> [String: Int64]? {
         if items.count == 1 {
-            return try await conditionalWrite(items[0], on: connection)
+            return try await conditionalWrite(items[0], on: connection, inTransaction: false)
         }
         do {
             return try await connection.withTransaction(logger: logger) { connection in
                 var revisions: [String: Int64] = [:]
                 // In key order, so two transactions lock rows in one order.
                 for item in items.sorted(by: { Self.databaseKey($0.key) < Self.databaseKey($1.key) }) {
-                    guard let written = try await conditionalWrite(item, on: connection) else { throw Conflict() }
+                    guard let written = try await conditionalWrite(item, on: connection, inTransaction: true) else { throw Conflict() }
                     revisions.merge(written) { $1 }
                 }
                 return revisions
@@ -226,7 +241,7 @@ struct PostgresDatabase: Sendable {
     private struct Conflict: Error {}
 
     private func conditionalWrite(
-        _ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection
+        _ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection, inTransaction: Bool
     ) async throws -> [String: Int64]? {
         var binds = PostgresBindings()
         binds.append(namespace)
@@ -243,6 +258,8 @@ struct PostgresDatabase: Sendable {
         let rows = try await connection.query(query, logger: logger)
         var revision: Int64?
         for try await found in rows.decode(Int64.self) { revision = found }
+        // Inside a transaction its COMMIT confirms it; alone, the statement's own commit must be awaited.
+        if revision != nil, !inTransaction { try await confirmCommitted(on: connection) }
         return revision.map { [item.key: $0] }
     }
 
