@@ -88,7 +88,7 @@ let package = Package(
             name: "StowagePostgresBenchmarks",
             dependencies: [
                 .product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"), "StowagePostgres",
-                .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageInMemory", package: "Stowage"), .product(name: "Logging", package: "swift-log"),
             ], path: "Benchmarks/StowagePostgresBenchmarks"),
         // release: remove-end
 

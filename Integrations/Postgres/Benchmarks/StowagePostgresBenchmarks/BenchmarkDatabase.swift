@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StowagePostgres
 
 /// The server `Scripts/postgres.sh run` started, as its exported variables
@@ -34,6 +35,9 @@ struct BenchmarkDatabase: Sendable {
             return try await body(client)
         }
     }
+
+    /// For statements sent on a connection of a plain client by hand, which postgres-nio asks a logger of.
+    static let silentLogger = Logger(label: "stowage.benchmarks") { _ in SwiftLogNoOpLogHandler() }
 
     /// Opens a store, runs it until ``close(_:)`` or the end of the process, and waits for its first load.
     func openStore(namespace: String, options: PostgresStore.Options = .init()) async throws -> PostgresStore {

@@ -188,11 +188,19 @@ struct PostgresDatabase: Sendable {
         let batch = unsorted.sorted { Self.databaseKey($0.key) < Self.databaseKey($1.key) }
         var binds = PostgresBindings()
         binds.append(namespace)
-        binds.append(batch.map { Self.databaseKey($0.key) })
-        binds.append(batch.map { $0.text ?? "" })
-        binds.append(batch.map { $0.text == nil })
+        let sql: String
+        if batch.count == 1 {
+            binds.append(Self.databaseKey(batch[0].key))
+            binds.append(batch[0].text)
+            sql = schema.upsertOne
+        } else {
+            binds.append(batch.map { Self.databaseKey($0.key) })
+            binds.append(batch.map { $0.text ?? "" })
+            binds.append(batch.map { $0.text == nil })
+            sql = schema.upsertBatch
+        }
         var revisions: [String: Int64] = [:]
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.upsertBatch, binds: binds), logger: logger)
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         for try await (key, revision) in rows.decode((String, Int64).self) {
             revisions[key] = revision
         }

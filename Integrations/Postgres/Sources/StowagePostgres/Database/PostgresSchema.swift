@@ -166,6 +166,17 @@ struct PostgresSchema: Sendable {
         """
     }
 
+    /// Writes one key (`$3` its value as JSON text, `NULL` to remove it):
+    /// the batch's statement without the arrays, which a single write,
+    /// the common case, need not pay to build and `unnest`.
+    var upsertOne: String {
+        """
+        INSERT INTO \(entries) AS e (namespace, key, value, removed) VALUES ($1, $2, $3::text, $3::text IS NULL)
+        ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
+        RETURNING key, revision
+        """
+    }
+
     /// The compare-and-swap of a key with a row: only if its revision is still `$4`.
     var updateIfRevision: String {
         "UPDATE \(entries) SET value = $3::text, removed = ($3::text IS NULL) WHERE namespace = $1 AND key = $2 AND revision = $4 RETURNING revision"
