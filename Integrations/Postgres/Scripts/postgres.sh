@@ -269,6 +269,7 @@ password_encryption = 'scram-sha-256'
 ssl = on
 ssl_cert_file = '$DIR/tls/server.crt'
 ssl_key_file = '$DIR/tls/server.key'
+shared_preload_libraries = 'pg_stat_statements'
 EOF
 }
 
@@ -364,6 +365,9 @@ cmd_start() {
         as_server "$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$DIR" -p "$port" -U postgres -d postgres <<EOF
 CREATE ROLE stowage LOGIN CREATEDB PASSWORD '$password';
 CREATE DATABASE stowage OWNER stowage;
+\c stowage
+-- The benchmarks count the statements a change costs the database.
+CREATE EXTENSION pg_stat_statements;
 EOF
     write_env
     start_done=1

@@ -10,7 +10,7 @@ struct RunOptions: Sendable {
     var groups: [BenchmarkGroup] = BenchmarkGroup.allCases
 
     static let usage = """
-        usage: StowagePostgresBenchmarks [--quick] [--only read,write,modify,load,propagation,convergence]
+        usage: StowagePostgresBenchmarks [--quick] [--only read,write,modify,load,propagation,convergence,fleet]
           --quick   a few seconds in all (CI); the full run by default
           --only    the groups to run, by name
         Reads STOWAGE_POSTGRES_HOST, _PORT, _USER, _PASSWORD and _DATABASE;
@@ -38,10 +38,10 @@ struct RunOptions: Sendable {
 }
 
 enum BenchmarkGroup: String, CaseIterable, Sendable {
-    case read, write, modify, load, propagation, convergence
+    case read, write, modify, load, propagation, convergence, fleet
 }
 
-/// The entry point: a child of the modify, propagation or convergence group, `--help`, or a run of the groups.
+/// The entry point: a child of the modify, propagation, convergence or fleet group, `--help`, or a run of the groups.
 enum BenchmarkCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         do {
@@ -54,6 +54,9 @@ enum BenchmarkCommand {
                 return 0
             case ConvergenceChild.subcommand:
                 try await ConvergenceChild.run(Array(arguments.dropFirst()))
+                return 0
+            case FleetChild.subcommand:
+                try await FleetChild.run(Array(arguments.dropFirst()))
                 return 0
             default: break
             }
@@ -84,6 +87,7 @@ enum BenchmarkCommand {
             case .modify: table = try await ModifyBenchmarks(database: database, quick: options.quick).run()
             case .load: table = try await LoadBenchmarks(database: database, quick: options.quick).run()
             case .propagation: table = try await PropagationBenchmarks(database: database, quick: options.quick).run()
+            case .fleet: table = try await FleetBenchmarks(database: database, quick: options.quick).run()
             case .convergence: table = try await ConvergenceBenchmarks(database: database, quick: options.quick).run()
             }
             print(table.markdown)

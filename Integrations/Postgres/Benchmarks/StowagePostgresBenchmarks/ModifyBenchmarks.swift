@@ -39,6 +39,7 @@ struct ModifyBenchmarks {
             var attempts: [String] = []
             var walls: [String] = []
             var finishes: [String] = []
+            var versusTable: [String] = []
             try await database.prepare(client: client)
             try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(ModifyChild.floorTable) (id integer PRIMARY KEY, n bigint NOT NULL)"))
             for processes in Self.levels {
@@ -61,12 +62,41 @@ struct ModifyBenchmarks {
                         "store with \(processes) processes: the counter holds \(stored ?? "no row"), not \(increments): an increment was lost or doubled")
                 }
 
+                // The floors on the store's own table, its index and triggers included: a row at 0 to start from.
+                var onTable: [ModifyChild.Kind: LevelRun] = [:]
+                for kind in [ModifyChild.Kind.swap, .update] {
+                    let floorNamespace = "bench-modify-\(kind.rawValue)-\(runIdentifier)-\(processes)"
+                    try await client.query(
+                        "INSERT INTO stowage.entries (namespace, key, value) VALUES (\(floorNamespace), \(ModifyChild.key), '0') ON CONFLICT (namespace, key) DO UPDATE SET value = '0', removed = false"
+                    )
+                    onTable[kind] = try await Self.runChildren(kind, namespace: floorNamespace, processes: processes, each: each)
+                    let counted = try await BenchmarkDatabase.storedText(client: client, namespace: floorNamespace, key: ModifyChild.key)
+                    guard counted == String(increments) else {
+                        throw BenchmarkFailure(
+                            "\(kind.rawValue) floor with \(processes) processes: the counter holds \(counted ?? "no row"), not \(increments)")
+                    }
+                }
+                let swap = onTable[.swap]!, update = onTable[.update]!
+
                 let label = processes == 1 ? "1 process" : "\(processes) processes"
                 let floorRate = Double(increments) / floor.wall
                 let storeRate = Double(increments) / store.wall
+                let swapRate = Double(increments) / swap.wall
+                let updateRate = Double(increments) / update.wall
                 rows.append(Self.row("floor: `UPDATE t SET n = n + 1 WHERE id = 1`, \(label) — baseline", floor, rate: floorRate, ratio: "baseline"))
                 rows.append(
+                    Self.row(
+                        "floor on the store's table: its compare-and-swap by hand (`UPDATE … WHERE revision = $4`, read again on a miss), \(label)", swap,
+                        rate: swapRate, ratio: Format.ratio(swapRate, floorRate)))
+                rows.append(
+                    Self.row(
+                        "floor on the store's table: server-side `UPDATE … SET value = (value::bigint + 1)::text`, \(label)", update, rate: updateRate,
+                        ratio: Format.ratio(updateRate, floorRate)))
+                rows.append(
                     Self.row("store: `reference.modify { $0 = ($0 ?? 0) + 1 }`, \(label)", store, rate: storeRate, ratio: Format.ratio(storeRate, floorRate)))
+                versusTable.append(
+                    "\(processes): \(Format.ratio(storeRate, swapRate)) of the compare-and-swap floor, \(Format.ratio(storeRate, updateRate)) of the server-side update (compare-and-swap floor tries per increment \(String(format: "%.2f", Double(swap.attempts) / Double(increments))))"
+                )
                 attempts.append("\(processes): \(String(format: "%.2f", Double(store.attempts) / Double(increments))) (most for one: \(store.mostAttempts))")
                 if processes > 1 {
                     finishes.append(
@@ -75,7 +105,7 @@ struct ModifyBenchmarks {
                 }
                 walls.append("\(processes): store \(Format.seconds(store.wall)), floor \(Format.seconds(floor.wall))")
             }
-            return (rows: rows, attempts: attempts, walls: walls, finishes: finishes)
+            return (rows: rows, attempts: attempts, walls: walls, finishes: finishes, versusTable: versusTable)
         }
         var table = ResultTable(title: "c. `modify` throughput, processes incrementing one key", ratioHeading: "store ops/s / floor ops/s", rows: results.rows)
         table.notes = [
@@ -83,6 +113,7 @@ struct ModifyBenchmarks {
             "Wall-clock times: \(results.walls.joined(separator: "; ")).",
             "Store `modify` closure runs per increment (compare-and-swap attempts), by processes: \(results.attempts.joined(separator: ", ")).",
             "First process done, of the wall-clock time, by processes (an even race ends together): \(results.finishes.joined(separator: "; ")).",
+            "The store's ops/s beside the floors on its own table, by processes: \(results.versusTable.joined(separator: "; ")).",
             "Every final counter equalled the number of increments (checked with a plain SELECT after each run).",
         ]
         return table
