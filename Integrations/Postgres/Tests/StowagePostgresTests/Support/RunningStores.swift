@@ -1,6 +1,5 @@
-import Foundation
 import ServiceLifecycleTestKit
-import StowagePostgres
+@testable import StowagePostgres
 import Testing
 
 /// Runs the stores a test opens, as a server's `ServiceGroup` would, and
@@ -15,10 +14,10 @@ final class RunningStores: Sendable {
     /// - Throws: when the test does not carry `.runsStores`.
     static func run(_ store: PostgresStore) throws {
         guard let current else { throw NotRunningStores() }
-        // On a thread of its own: tests block threads of the shared pool in synchronous calls
-        // (`waitUntilReady`, a worker's exit), and with two cores they could take every thread
-        // a run needs to begin.
-        let run = Task(executorPreference: RunExecutor.shared) {
+        // On the stores' own thread, not the shared pool: tests block its threads in synchronous
+        // calls (`waitUntilReady`, a worker's exit), and with two cores they could take every
+        // thread a run needs to begin.
+        let run = Task(executorPreference: StoreExecutor.shared) {
             do {
                 try await store.run()
             } catch {
@@ -66,37 +65,4 @@ struct RunsStores: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == RunsStores {
     /// Runs the stores the test opens, and shuts them down when it ends.
     static var runsStores: RunsStores { RunsStores() }
-}
-
-/// A thread that starts the runs of the stores tests open; once running, a
-/// store's work moves to its own executor.
-final class RunExecutor: TaskExecutor, @unchecked Sendable {
-    static let shared = RunExecutor()
-
-    /// Guards `jobs`; the thread sleeps on it while there are none.
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-
-    private init() {
-        let thread = Thread { [unowned self] in
-            while true {
-                condition.lock()
-                while jobs.isEmpty { condition.wait() }
-                let batch = jobs
-                jobs.removeAll()
-                condition.unlock()
-                for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            }
-        }
-        thread.name = "Test store runs"
-        thread.start()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
 }
