@@ -21,10 +21,16 @@ struct BenchmarkDatabase: Sendable {
         }
         // Loopback TCP without TLS, as the tests' default configuration: the
         // figures are the store's and the protocol's, not the cipher's.
-        return BenchmarkDatabase(
-            configuration: PostgresClient.Configuration(
-                host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable))
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable)
+        if environment[noticesCarryValuesVariable] == "on" {
+            configuration.options.additionalStartupParameters.append(("stowage.notices_carry_values", "on"))
+        }
+        return BenchmarkDatabase(configuration: configuration)
     }
+
+    /// Set to `on` for a child whose sessions opt in to values in notices (the fleet group's writer).
+    static let noticesCarryValuesVariable = "STOWAGE_BENCHMARK_NOTICES_CARRY_VALUES"
 
     /// Runs `body` with a plain client of its own, stopped afterwards.
     func withClient<Result: Sendable>(_ body: @Sendable (PostgresClient) async throws -> Result) async throws -> Result {

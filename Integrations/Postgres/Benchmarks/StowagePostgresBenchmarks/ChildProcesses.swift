@@ -28,13 +28,13 @@ struct ChildProcesses {
     private var children: [Child] = []
     private var gateWriter: Int32 = -1
 
-    /// Starts one child per entry of `argumentLists`, with this process's environment.
-    init(argumentLists: [[String]]) throws(BenchmarkFailure) {
+    /// Starts one child per entry of `argumentLists`, with this process's environment and `extraEnvironment`.
+    init(argumentLists: [[String]], extraEnvironment: [String: String] = [:]) throws(BenchmarkFailure) {
         let gate = try Self.makePipe()
         gateWriter = gate.write
         defer { close(gate.read) }
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        let environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }.map { "\($0.key)=\($0.value)" }
         for arguments in argumentLists {
             let output: (read: Int32, write: Int32)
             do { output = try Self.makePipe() } catch {

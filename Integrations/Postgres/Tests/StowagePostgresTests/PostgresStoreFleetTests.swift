@@ -139,6 +139,36 @@ struct PostgresStoreFleetTests {
         for server in servers { server.stop() }
     }
 
+    /// With the database's opt-in (`stowage.notices_carry_values`, here set
+    /// for the writer's sessions), a write's notice carries its value, and a
+    /// listening store takes it without reading the table; without it, the
+    /// store reads the row a notice names.
+    @Test func noticesCarryValuesOnlyWhereTheDatabaseOptsIn() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        let listener = try await server.openStore(namespace: namespace, options: Self.options)
+        _ = try await firstElement(of: listener.statusUpdates()) { $0 == Self.live }
+        var optedIn = server.configuration
+        optedIn.options.additionalStartupParameters = [("stowage.notices_carry_values", "on")]
+        let writer = try PostgresStore(configuration: optedIn, namespace: namespace, options: Self.options)
+        try RunningStores.run(writer)
+        try await writer.ready(timeout: .seconds(30))
+        let reads = { try server.psql("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE '%key = ANY%'") }
+
+        let before = try reads()
+        let changes = listener.changes
+        for index in 0..<20 { try await writer.setAndCommit("carried \(index)", forKey: "key\(index % 5)") }
+        _ = try await firstElement(of: changes) { _ in (try? listener.value(forKey: "key4", as: String.self)) == "carried 19" }
+        #expect(try listener.value(forKey: "key0", as: String.self) == "carried 15")
+        #expect(try reads() == before, "the listener read rows the notices carried")
+
+        let plainWriter = try await server.openStore(namespace: namespace, options: Self.options)
+        try await plainWriter.setAndCommit("read from the table", forKey: "key0")
+        _ = try await firstElement(of: changes) { _ in (try? listener.value(forKey: "key0", as: String.self)) == "read from the table" }
+        #expect(try Int(reads()) ?? 0 > Int(before) ?? 0, "without the opt-in, the notice names the row and the listener reads it")
+    }
+
     /// Listening connections killed again and again while a store keeps
     /// writing and removing: afterwards every server holds what the table
     /// holds, and the removed keys are gone everywhere.

@@ -116,6 +116,8 @@ struct PostgresDatabase: Sendable {
             await releaseSetupLock(lock, on: connection)
             return nil
         } catch  where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
+            // Triggers of an earlier version notify all the same, without values: nothing is lost but the opt-in.
+            if installed.notifications != nil { return nil }
             return StorageError(
                 code: .storeFailure,
                 reason: "the tables in schema \"\(schema.name)\" have no notification triggers, and this role may not add them "

@@ -12,7 +12,7 @@ struct PostgresSchema: Sendable {
     /// The version of the notification triggers (component `notifications`),
     /// recorded apart from the tables', so that a release that knows only
     /// the tables still opens them once a newer one has added the triggers.
-    static let notificationsVersion: Int32 = 1
+    static let notificationsVersion: Int32 = 2
 
     let name: String
     private let quoted: String
@@ -98,6 +98,14 @@ struct PostgresSchema: Sendable {
     /// or every namespace, again. An `UPDATE` that moves a row to another
     /// key or namespace also notifies the old one as deleted. A `TRUNCATE`
     /// notifies nothing in particular, so every listener reads its namespace again.
+    ///
+    /// Version 2 adds the value, as `"value"` (the row's JSON text), to the
+    /// notice of a write when the writing session's
+    /// `stowage.notices_carry_values` is `on` (`ALTER DATABASE … SET
+    /// stowage.notices_carry_values = on`, an operator's opt-in for a
+    /// database where every role that may `LISTEN` may read the table) and
+    /// the notice stays within its limit; listeners then take the value from
+    /// the notice, with no read. Otherwise the notice is version 1's.
     var createNotifications: [String] {
         [
             """
@@ -110,20 +118,25 @@ struct PostgresSchema: Sendable {
                     RETURN NULL;
                 END IF;
                 IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND (OLD.namespace, OLD.key) IS DISTINCT FROM (NEW.namespace, NEW.key)) THEN
-                    PERFORM pg_notify('\(channel)', \(quoted).change_payload(OLD.namespace, OLD.key, OLD.revision, true));
+                    PERFORM pg_notify('\(channel)', \(quoted).change_notice(OLD.namespace, OLD.key, OLD.revision, true, NULL));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
-                    PERFORM pg_notify('\(channel)', \(quoted).change_payload(NEW.namespace, NEW.key, NEW.revision, false));
+                    PERFORM pg_notify('\(channel)', \(quoted).change_notice(NEW.namespace, NEW.key, NEW.revision, false, NEW.value));
                 END IF;
                 RETURN NULL;
             END
             $$
             """,
             """
-            CREATE OR REPLACE FUNCTION \(quoted).change_payload(namespace text, key text, revision bigint, deleted boolean) RETURNS text LANGUAGE plpgsql AS $$
+            CREATE OR REPLACE FUNCTION \(quoted).change_notice(namespace text, key text, revision bigint, deleted boolean, value text) RETURNS text LANGUAGE plpgsql AS $$
             DECLARE
                 payload text := json_build_object('namespace', namespace, 'key', key, 'revision', revision, 'deleted', deleted)::text;
+                with_value text;
             BEGIN
+                IF value IS NOT NULL AND current_setting('stowage.notices_carry_values', true) = 'on' THEN
+                    with_value := json_build_object('namespace', namespace, 'key', key, 'revision', revision, 'deleted', deleted, 'value', value)::text;
+                    IF octet_length(with_value) <= 7900 THEN RETURN with_value; END IF;
+                END IF;
                 IF octet_length(payload) > 7900 THEN
                     payload := json_build_object('namespace', namespace)::text;
                     IF octet_length(payload) > 7900 THEN payload := '{}'; END IF;
@@ -132,6 +145,8 @@ struct PostgresSchema: Sendable {
             END
             $$
             """,
+            // Version 1's, which version 2's change_notice replaces.
+            "DROP FUNCTION IF EXISTS \(quoted).change_payload(text, text, bigint, boolean)",
             "DROP TRIGGER IF EXISTS notify_change ON \(entries)",
             "CREATE TRIGGER notify_change AFTER INSERT OR UPDATE OR DELETE ON \(entries) FOR EACH ROW EXECUTE FUNCTION \(quoted).notify_change()",
             "DROP TRIGGER IF EXISTS notify_truncate ON \(entries)",

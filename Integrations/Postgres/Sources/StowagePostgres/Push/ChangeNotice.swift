@@ -6,10 +6,13 @@ import StowageJSON
 ///
 /// A notice identifies a change and carries no value: the receiver reads the
 /// row itself, so a notice can never be too long, and a value never travels
-/// in a notification, where any listener of the channel could see it.
+/// in a notification, where any listener of the channel could see it;
+/// unless the database opted in (`stowage.notices_carry_values`), when a
+/// write's notice carries its value's JSON text too, if it fits.
 enum ChangeNotice: Sendable, Equatable {
-    /// A row was written (or deleted) and got `revision` (or had it).
-    case row(namespace: String, key: String, revision: Int64, deleted: Bool)
+    /// A row was written (or deleted) and got `revision` (or had it); `value`
+    /// is its JSON text when the notice carries it.
+    case row(namespace: String, key: String, revision: Int64, deleted: Bool, value: String? = nil)
     /// Something in the namespace changed that the notice could not name: read all of it again.
     case namespace(String)
     /// Something changed in any namespace (a `TRUNCATE`, or a notice this release can not read).
@@ -27,7 +30,8 @@ enum ChangeNotice: Sendable, Equatable {
             return
         }
         let deleted = if case .bool(true)? = fields["deleted"] { true } else { false }
-        self = .row(namespace: namespace, key: key, revision: revision, deleted: deleted)
+        let value = if case .string(let text)? = fields["value"], !deleted { text } else { String?.none }
+        self = .row(namespace: namespace, key: key, revision: revision, deleted: deleted, value: value)
     }
 
     private static func integer(_ value: StoredValue) -> Int64? {
@@ -41,7 +45,7 @@ enum ChangeNotice: Sendable, Equatable {
     /// Whether the notice may concern a store of `namespace`.
     func concerns(namespace store: String) -> Bool {
         switch self {
-        case .row(let namespace, _, _, _), .namespace(let namespace): namespace == store
+        case .row(let namespace, _, _, _, _), .namespace(let namespace): namespace == store
         case .everything: true
         }
     }

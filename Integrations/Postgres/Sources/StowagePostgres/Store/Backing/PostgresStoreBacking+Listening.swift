@@ -1,4 +1,5 @@
 import Stowage
+import StowageJSON
 
 /// What the shared listener tells the store, and the reads that follow: a
 /// notice's keys, or the whole namespace after `LISTEN` is (again) in place.
@@ -33,27 +34,37 @@ extension PostgresStoreBacking {
         listenerSettled.resolve(.success(()))
     }
 
-    /// A change was made: reads the key (or the namespace) before the worker's next step, unless the store holds it already.
+    /// A change was made: takes the value from the notice when it carries
+    /// one, else reads the key (or the namespace) before the worker's next
+    /// step, unless the store holds it already.
     func received(_ notice: ChangeNotice) {
         guard notice.concerns(namespace: database.namespace) else { return }
-        let wakeWorker = update { state -> Bool in
+        // Decoded outside the lock; a value that is not JSON is read from the table instead, which reports it.
+        var carried: StoredValue?
+        if case .row(_, _, _, false, let text?) = notice { carried = try? StoredValue(jsonText: text) }
+        let (wakeWorker, changed) = update { state -> (Bool, Set<String>) in
             // The first load, not begun yet, will read it.
-            guard state.hasStartedLoading else { return false }
+            guard state.hasStartedLoading else { return (false, []) }
             switch notice {
-            case .row(_, let key, let revision, let deleted):
+            case .row(_, let key, let revision, let deleted, _):
                 // The store's own writes come back as notices; it holds their revision already,
                 // or will once the write queued for the key is committed.
-                if !deleted, let held = state.committed[key]?.revision, held >= revision { return false }
+                if !deleted, let held = state.committed[key]?.revision, held >= revision { return (false, []) }
                 if state.isWriting(key) {
                     state.noticesDuringWrites[key] = max(state.noticesDuringWrites[key] ?? 0, deleted ? .max : revision)
-                    return false
+                    return (false, [])
+                }
+                if let carried {
+                    // Applied only if newer than held, as a read's row is: notices and reads may cross.
+                    return (false, state.absorbNewer([key: .init(value: carried, revision: revision)]))
                 }
                 state.keysToRefresh.insert(key)
             case .namespace, .everything:
                 state.resynchronizationRequested = true
             }
-            return true
+            return (true, [])
         }
+        announce(changed)
         if wakeWorker { wake.yield() }
     }
 
