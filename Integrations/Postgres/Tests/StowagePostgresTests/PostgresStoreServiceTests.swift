@@ -2,11 +2,16 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import ServiceLifecycleTestKit
-import StowagePostgres
+@testable import StowagePostgres
 import Testing
 
 /// The store as a server runs it: a `Service` whose work happens inside
 /// `run()`, which a `ServiceGroup` starts and shuts down gracefully.
+///
+/// Runs start on the stores' own thread (a task executor preference, which
+/// a group's child tasks inherit), not the shared pool: other suites block
+/// its threads in synchronous calls, and on two cores a run could wait for
+/// one longer than a test waits for it.
 struct PostgresStoreServiceTests {
     /// A service of the application's, beside the store in the group: it
     /// writes, then asks the group to shut down, as SIGTERM would.
@@ -34,7 +39,7 @@ struct PostgresStoreServiceTests {
                 services: [.init(service: store), .init(service: application, successTerminationBehavior: .gracefullyShutdownGroup)],
                 logger: Logger(label: "test")))
         trigger.withLock { $0 = group }
-        try await group.run()
+        try await Task(executorPreference: StoreExecutor.shared) { try await group.run() }.value
 
         let table = try await database.tableEntries(namespace: namespace)
         #expect(table.count == 300)
@@ -59,7 +64,7 @@ struct PostgresStoreServiceTests {
             configuration: server.configuration, namespace: namespace,
             options: .init(operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(200)))
         try await testGracefulShutdown { trigger in
-            let run = Task { try await store.run() }
+            let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
             try await store.ready(timeout: .seconds(30))
             try store.set("kept", forKey: "saved")
             try await store.commitPendingWrites()
@@ -92,7 +97,7 @@ struct PostgresStoreServiceTests {
         let reports = RecordedReports.errors
         let store = try PostgresStore(
             configuration: server.configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(600)))
-        let run = Task { try await store.run() }
+        let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
         try await store.ready(timeout: .seconds(30))
         try server.control("kill")
         try store.set(1, forKey: "queued")
@@ -117,7 +122,7 @@ struct PostgresStoreServiceTests {
         #expect(notReady?.message.contains("run() has not started") == true, "\(notReady?.message ?? "")")
 
         try await testGracefulShutdown { trigger in
-            let run = Task { try await store.run() }
+            let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
             try await store.commitPendingWrites()
             #expect(try await database.tableEntries(namespace: namespace) == ["motto": .string("early")])
             let twice = await #expect(throws: StorageError.self) { try await store.run() }
@@ -140,7 +145,7 @@ struct PostgresStoreServiceTests {
                 operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(200),
                 listensForChanges: false, resynchronizationInterval: nil))
         try await testGracefulShutdown { trigger in
-            let run = Task { try await store.run() }
+            let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
             try await store.ready(timeout: .seconds(30))
             let statuses = store.statusUpdates()
             try server.control("kill")
