@@ -34,16 +34,7 @@ enum FleetChild {
             configuration.options.additionalStartupParameters = [("application_name", "\(FleetBenchmarks.applicationName)-\(server)")]
             let store = try await BenchmarkDatabase(configuration: configuration).openStore(namespace: namespace)
             let log = HearingLog(.ids(plan.lastIDs(of: writer)))
-            let watched = Set((0..<keys).map { plan.key(of: writer, $0) })
-            let token = store.observe { change in
-                let now = Timestamp.now()
-                let changed: [String]
-                switch change {
-                case .key(let key): changed = watched.contains(key) ? [key] : []
-                case .allKeys: changed = Array(watched)
-                }
-                log.record(changed.compactMap { try? store.value(forKey: $0, as: String.self) }, at: now)
-            }
+            let token = log.hear(Set((0..<keys).map { plan.key(of: writer, $0) }), on: store)
             stores.append((server, store, log, token))
         }
         for (_, store, _, _) in stores {

@@ -60,6 +60,20 @@ final class HearingLog: Sendable {
         _ = try await firstElement(of: completion, within: timeout, waitingFor: what)
     }
 
+    /// Records, as `store`'s observer fires, the values (ids) `keys` hold;
+    /// stamped first, since the moment the observer fires is what a user's code would see.
+    func hear(_ keys: Set<String>, on store: PostgresStore) -> ObservationToken {
+        store.observe { change in
+            let now = Timestamp.now()
+            let changed: [String]
+            switch change {
+            case .key(let key): changed = keys.contains(key) ? [key] : []
+            case .allKeys: changed = Array(keys)
+            }
+            self.record(changed.compactMap { try? store.value(forKey: $0, as: String.self) }, at: now)
+        }
+    }
+
     /// One `heard <id> <monotonic ns>` line per id, for the parent.
     var reportLines: [String] { state.withLock { $0.heard.map { "heard \($0.id) \($0.at)" } } }
 }

@@ -84,17 +84,7 @@ enum PropagationChild {
         var observation: ObservationToken?
         if let peer = plan.hears {
             let hearing = HearingLog(.ids(plan.lastIDs(of: peer)))
-            let keys = Set((0..<plan.keys).map { plan.key(of: peer, $0) })
-            observation = store.observe { change in
-                // Stamped first: the moment the observer fires is what a user's code would see.
-                let now = Timestamp.now()
-                let changed: [String]
-                switch change {
-                case .key(let key): changed = keys.contains(key) ? [key] : []
-                case .allKeys: changed = Array(keys)
-                }
-                hearing.record(changed.compactMap { try? store.value(forKey: $0, as: String.self) }, at: now)
-            }
+            observation = hearing.hear(Set((0..<plan.keys).map { plan.key(of: peer, $0) }), on: store)
             log = hearing
         }
         _ = try await firstElement(of: store.statusUpdates(), within: .seconds(30), waitingFor: "the store to receive changes") { $0.receivesChanges }

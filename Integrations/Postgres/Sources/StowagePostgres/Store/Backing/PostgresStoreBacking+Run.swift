@@ -73,10 +73,6 @@ extension PostgresStoreBacking {
         }
         shutdownDeadline.withLock { $0?.cancel() }
         timer?.cancel()
-        // Left already, unless the worker ended on its own; outside the lock, as every call out is.
-        update { state in
-            defer { state.subscription = nil }; return state.subscription
-        }?.cancel()
         pool.cancel()
         await pool.value
         finishStopping()
