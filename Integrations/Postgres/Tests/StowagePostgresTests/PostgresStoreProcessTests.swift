@@ -11,8 +11,7 @@ struct PostgresStoreProcessTests {
         let database = try TestDatabase.shared()
         let namespace = TestDatabase.uniqueNamespace()
         let workers = try (0..<4).map { _ in try Worker.start(["increment", namespace, "counter", "500"], database: database) }
-        for (process, _) in workers { process.waitUntilExit() }
-        #expect(workers.map { $0.0.terminationStatus } == [0, 0, 0, 0])
+        #expect(workers.map { $0.waitUntilExit() } == [0, 0, 0, 0])
 
         let store = try await database.openStore(namespace: namespace)
         #expect(try store.value(forKey: "counter", as: Int.self) == 2_000)
@@ -32,10 +31,9 @@ struct PostgresStoreProcessTests {
             let workers = try (0..<12).map { _ in
                 try Worker.start(["open", "n", "-"], database: database, environment: ["STOWAGE_WORKER_SCHEMA": schema])
             }
-            let outputs = workers.map { process, output in
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            let outputs = workers.map { worker in
+                let output = worker.readOutputToEnd()
+                return (worker.waitUntilExit(), output)
             }
             #expect(outputs.filter { $0.0 == 0 && $0.1.contains("opened") }.count == 12, "round \(round): \(outputs)")
         }
@@ -53,13 +51,18 @@ struct PostgresStoreProcessTests {
             try Worker.start(["count-increments", namespace, "counter", "150"], database: database, environment: ["STOWAGE_WORKER_APPLICATION_NAME": name])
         }
         var kills = 0
-        while workers.contains(where: { $0.0.isRunning }) {
+        // Each of a worker's 150 increments ends within its 5 s operation timeout, so 12.5 minutes bound it.
+        let deadline = ContinuousClock.now + .seconds(750)
+        while workers.contains(where: \.isRunning), ContinuousClock.now < deadline {
             kills += Int(try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE '\(name)%'")) ?? 0
         }
+        let stragglers = workers.filter(\.isRunning)
+        stragglers.forEach { $0.terminate() }
+        try #require(stragglers.isEmpty, "workers \(stragglers.map(\.pid)) still ran after 750 s, when each increment ends within 5 s")
         var (acknowledged, unknown) = (0, 0)
-        for (process, output) in workers {
-            let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "\(line)")
+        for worker in workers {
+            let line = worker.readOutputToEnd()
+            #expect(worker.waitUntilExit() == 0, "\(line)")
             let numbers = line.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             try #require(numbers.count == 3, "\(line)")
             acknowledged += numbers[0]

@@ -18,8 +18,7 @@ final class FleetServer: Sendable {
     let name: String
     /// Its connections' `application_name`; its listener's is this followed by " listener".
     let applicationName: String
-    private let process: Process
-    private let input: FileHandle
+    private let process: ChildProcess
     private let state = Locked(State())
 
     /// Starts a worker on `namespace` and waits until it has loaded.
@@ -27,27 +26,20 @@ final class FleetServer: Sendable {
         self.name = name
         let unique = "\(name)-\(UUID().uuidString.prefix(8).lowercased())"
         applicationName = "fleet-\(unique)"
-        let process = Process()
-        process.executableURL = Worker.executable
-        process.arguments = ["serve", namespace, unique]
-        process.environment = ProcessInfo.processInfo.environment.merging(database.environment) { $1 }
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
+        let process = try ChildProcess.start(
+            Worker.executable.path, ["serve", namespace, unique],
+            environment: ProcessInfo.processInfo.environment.merging(database.environment) { $1 }, pipesInput: true)
         self.process = process
-        self.input = input.fileHandleForWriting
-        let reading = output.fileHandleForReading
         let state = state
         let reader = Thread {
-            var pending = Data()
+            var pending: [UInt8] = []
             while true {
-                let chunk = reading.availableData
-                pending.append(chunk)
+                let chunk = process.readOutput()
+                pending += chunk
                 var complete: [String] = []
                 while let newline = pending.firstIndex(of: 0x0A) {
-                    complete.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
+                    complete.append(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
                 }
                 let waiters = state.withLock { state in
                     state.lines += complete
@@ -58,7 +50,6 @@ final class FleetServer: Sendable {
                 if chunk.isEmpty { return }
             }
         }
-        try process.run()
         reader.start()
         _ = try await line(after: 0) { $0 == "ready" }
     }
@@ -140,7 +131,7 @@ final class FleetServer: Sendable {
     }
 
     func send(_ command: String) {
-        input.write(Data((command + "\n").utf8))
+        process.send(command + "\n")
     }
 
     /// Asks it to end and waits until it has.
@@ -150,7 +141,7 @@ final class FleetServer: Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.terminate()
     }
 }
 

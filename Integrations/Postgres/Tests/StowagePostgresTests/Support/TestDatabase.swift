@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Logging
 import NIOSSL
@@ -145,28 +140,14 @@ struct TestDatabase: Sendable {
         }
     }
 
-    /// Runs the script to its end, with its output discarded: a server it
-    /// starts may hold on to an inherited pipe, whose end would never come.
-    /// `posix_spawn` and `waitpid` rather than `Process`, whose wait for a
-    /// child never returned here when two tests started scripts at once
-    /// (the children were left unreaped).
+    /// Runs the script to its end, with its output discarded (a server it
+    /// starts would hold on to an inherited pipe, whose end would never
+    /// come), as a ``ChildProcess``: `Process`'s wait for a child never
+    /// returned here when two tests started scripts at once.
     /// `output` is a file for its standard output, when it is wanted.
     private static func runScript(_ script: String, _ arguments: [String], output: String = "/dev/null") throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ)
-        guard spawned == 0 else { throw ScriptFailed(arguments: arguments, status: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exitStatus = (status >> 8) & 0xFF
-        guard status & 0x7F == 0, exitStatus == 0 else {
-            throw ScriptFailed(arguments: arguments, status: exitStatus)
-        }
+        let status = try ChildProcess.run("/bin/bash", [script] + arguments, output: output)
+        guard status == 0 else { throw ScriptFailed(arguments: arguments, status: status) }
     }
 }
 

@@ -10,23 +10,17 @@ enum Worker {
         return directory.appending(path: "StowagePostgresWorker")
     }
 
-    /// Starts the worker with the database's variables.
-    static func start(_ arguments: [String], database: TestDatabase, environment: [String: String] = [:]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(database.environment) { $1 }.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        return (process, output)
+    /// Starts the worker with the database's variables, its standard output piped.
+    static func start(_ arguments: [String], database: TestDatabase, environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess.start(
+            executable.path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(database.environment) { $1 }.merging(environment) { $1 })
     }
 
     /// Runs the worker to the end: its status and standard output.
     static func run(_ arguments: [String], database: TestDatabase) throws -> (status: Int32, output: String) {
-        let (process, output) = try start(arguments, database: database)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let worker = try start(arguments, database: database)
+        let output = worker.readOutputToEnd()
+        return (worker.waitUntilExit(), output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
