@@ -1,0 +1,82 @@
+import Stowage
+
+/// A checked rule: literals, arrays whose elements are evaluated, and
+/// operations with their arguments, each with its place in the rule.
+indirect enum JSONLogicNode: Sendable {
+    case literal(LogicValue)
+    case array([JSONLogicNode])
+    case operation(JSONLogicOperator, [JSONLogicNode], path: String)
+
+    /// Checks `rule`, as json-logic-js reads it: an object with exactly one
+    /// key is an operation, its value the argument list (a lone argument
+    /// stands for a list of one); any other object is a literal.
+    init(_ rule: StoredValue, path: String, depth: Int) throws(JSONLogicError) {
+        guard depth <= JSONLogicRule.maximumDepth else {
+            throw JSONLogicError(path: path, message: "the rule nests deeper than \(JSONLogicRule.maximumDepth) levels")
+        }
+        switch rule {
+        case .array(let elements):
+            var nodes: [JSONLogicNode] = []
+            nodes.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                nodes.append(try JSONLogicNode(element, path: "\(path)[\(index)]", depth: depth + 1))
+            }
+            self = .array(nodes)
+        case .dictionary(let entries) where entries.count == 1:
+            let (name, value) = entries.first!
+            let place = "\(path).\(name)"
+            guard let operation = JSONLogicOperator(rawValue: name) else {
+                throw JSONLogicError(path: place, message: "unknown operator \"\(name)\"")
+            }
+            let arguments: [StoredValue]
+            if case .array(let list) = value { arguments = list } else { arguments = [value] }
+            var nodes: [JSONLogicNode] = []
+            nodes.reserveCapacity(arguments.count)
+            for (index, argument) in arguments.enumerated() {
+                nodes.append(try JSONLogicNode(argument, path: "\(place)[\(index)]", depth: depth + 1))
+            }
+            self = .operation(operation, nodes, path: place)
+        default:
+            self = .literal(LogicValue(rule))
+        }
+    }
+}
+
+/// The operators json-logic-js knows (but `method`, which calls JavaScript).
+enum JSONLogicOperator: String, Sendable {
+    case variable = "var"
+    case missing
+    case missingSome = "missing_some"
+    case `if`
+    case ternary = "?:"
+    case looselyEquals = "=="
+    case strictlyEquals = "==="
+    case looselyDiffers = "!="
+    case strictlyDiffers = "!=="
+    case not = "!"
+    case truthy = "!!"
+    case or
+    case and
+    case greaterThan = ">"
+    case greaterThanOrEqual = ">="
+    case lessThan = "<"
+    case lessThanOrEqual = "<="
+    case max
+    case min
+    case plus = "+"
+    case minus = "-"
+    case times = "*"
+    case divide = "/"
+    case remainder = "%"
+    case map
+    case filter
+    case reduce
+    case all
+    case none
+    case some
+    case merge
+    case `in`
+    case cat
+    case substr
+    case log
+}

@@ -1,0 +1,29 @@
+import Stowage
+
+/// A JsonLogic rule, checked once when it arrives and then evaluated against
+/// data as json-logic-js evaluates it (flagd's targeting language).
+///
+/// Checking rejects an unknown operator, naming where it is, and a rule
+/// nested deeper than ``maximumDepth``; evaluation stops with an error after
+/// ``maximumSteps``, so no rule, however hostile, traps or runs unbounded.
+package struct JSONLogicRule: Sendable {
+    /// How deeply operations may nest.
+    package static let maximumDepth = 64
+    /// How many operations one evaluation may apply (an iterator's body counts once per element).
+    package static let maximumSteps = 100_000
+
+    let root: JSONLogicNode
+
+    /// Checks `rule`.
+    /// - Throws: ``JSONLogicError`` naming the place in the rule (`$.and[1]`) and what is wrong there.
+    package init(_ rule: StoredValue) throws(JSONLogicError) {
+        root = try JSONLogicNode(rule, path: "$", depth: 0)
+    }
+
+    /// The rule's value for `data`.
+    /// - Throws: ``JSONLogicError`` when an operation fails as json-logic-js's would throw, or the rule takes too many steps.
+    package func evaluate(_ data: LogicValue) throws(JSONLogicError) -> LogicValue {
+        var evaluation = JSONLogicEvaluation()
+        return try evaluation.evaluate(root, data: data)
+    }
+}
