@@ -82,6 +82,8 @@ let package = Package(
         .executableTarget(name: "StowageEnvironmentValueFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageEnvironmentValueFuzzer"),
         .executableTarget(name: "StowageStorableDecodingFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageStorableDecodingFuzzer"),
         .executableTarget(name: "StowageJSONTestSuiteCheck", dependencies: ["StowageJSON"], path: "Tools/StowageJSONTestSuiteCheck"),
+        .executableTarget(
+            name: "StowageJSONLogicCompat", dependencies: ["Stowage", "StowageFlags", "StowageJSON"], path: "Tools/StowageJSONLogicCompat"),
         .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"], path: "Tools/StowageSoak"),
         // Runs one hot path N times, for callgrind to count its instructions (Scripts/instruction-counts.sh).
         .executableTarget(name: "StowageInstructionCounts", dependencies: ["StowageInMemory", "StowageFlags"], path: "Tools/StowageInstructionCounts"),

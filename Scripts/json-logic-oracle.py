@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Evaluates every case of json-logic/compat-tables' suites with flagd's own evaluator.
+
+Usage: json-logic-oracle.py SUITES_FOLDER > oracle.json
+
+PyPI's openfeature-flagd-core (2.0.0) is flagd's evaluator in Python: its targeting runs
+panzi-json-logic with flagd's operators added. This prints, for each case of each file the
+suites' index.json lists (in order, headings skipped), what that evaluator gives:
+{"result": value}, {"notJSON": text} for a number JSON can not hold, or {"error": text}.
+Scripts/check-json-logic-compat.sh hands it to the StowageJSONLogicCompat check.
+"""
+import json
+import math
+import os
+import sys
+
+from json_logic import jsonLogic
+from openfeature.contrib.tools.flagd.core.targeting.targeting import OPERATORS
+
+
+def outcome(rule, data):
+    try:
+        value = jsonLogic(rule, data, OPERATORS)
+    except Exception as error:  # any failure of the evaluator is the case's outcome
+        return {"error": f"{type(error).__name__}: {error}"}
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return {"notJSON": repr(value)}
+    return {"result": value}
+
+
+def main():
+    folder = sys.argv[1]
+    with open(os.path.join(folder, "index.json")) as index:
+        files = json.load(index)
+    results = {}
+    for name in files:
+        with open(os.path.join(folder, name)) as suite:
+            cases = [case for case in json.load(suite) if isinstance(case, dict) and "rule" in case]
+        results[name] = [outcome(case["rule"], case.get("data")) for case in cases]
+    json.dump(results, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
