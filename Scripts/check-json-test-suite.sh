@@ -6,7 +6,7 @@
 #
 # The suite is not part of the repository. It is looked for beside the
 # repository, in ../shared/JSONTestSuite/test_parsing, or wherever
-# JSON_TEST_SUITE points; without it the check is skipped.
+# JSON_TEST_SUITE points; without it the check fails.
 #
 # The check itself is the StowageJSONTestSuiteCheck executable (Tools/StowageJSONTestSuiteCheck) of this package: it
 # reaches the package-internal parser through `package` access, and a crash
@@ -16,9 +16,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 suite="${JSON_TEST_SUITE:-$root/../shared/JSONTestSuite/test_parsing}"
 
 if [ ! -d "$suite" ]; then
-    echo "Skipping the JSONTestSuite check: no folder at $suite."
-    echo "Clone https://github.com/nst/JSONTestSuite and set JSON_TEST_SUITE to its test_parsing folder to run it."
-    exit 0
+    echo "check-json-test-suite.sh: no folder at $suite." >&2
+    echo "Clone https://github.com/nst/JSONTestSuite and set JSON_TEST_SUITE to its test_parsing folder to run it." >&2
+    exit 1
 fi
 suite=$(cd "$suite" && pwd)
 
