@@ -77,6 +77,12 @@ extension JSONLogicEvaluation {
             return .string(substring(argument(0).javaScriptString, start: argument(1), length: has(2) ? argument(2) : nil))
         case .log:
             return argument(0)
+        case .fractional:
+            return fractional(values, data: data)
+        case .semanticVersion:
+            return semanticVersionComparison(values)
+        case .startsWith, .endsWith:
+            return affixComparison(values, prefix: operation == .startsWith)
         case .if, .ternary, .and, .or, .map, .filter, .reduce, .all, .none, .some:
             // Evaluated before their arguments are; see `apply`.
             return .null

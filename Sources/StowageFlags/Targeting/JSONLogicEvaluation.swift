@@ -21,7 +21,9 @@ struct JSONLogicEvaluation {
         }
     }
 
-    private mutating func apply(_ operation: JSONLogicOperator, _ arguments: [JSONLogicNode], data: LogicValue, path: String) throws(JSONLogicError)
+    private mutating func apply(
+        _ operation: JSONLogicOperator, _ arguments: [JSONLogicNode], data: LogicValue, path: String
+    ) throws(JSONLogicError)
         -> LogicValue
     {
         // The operations that decide which of their arguments to evaluate.

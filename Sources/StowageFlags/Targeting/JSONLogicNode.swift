@@ -42,7 +42,8 @@ indirect enum JSONLogicNode: Sendable {
     }
 }
 
-/// The operators json-logic-js knows (but `method`, which calls JavaScript).
+/// The operators json-logic-js knows (but `method`, which calls JavaScript),
+/// and flagd's.
 enum JSONLogicOperator: String, Sendable {
     case variable = "var"
     case missing
@@ -79,4 +80,8 @@ enum JSONLogicOperator: String, Sendable {
     case cat
     case substr
     case log
+    case fractional
+    case semanticVersion = "sem_ver"
+    case startsWith = "starts_with"
+    case endsWith = "ends_with"
 }
