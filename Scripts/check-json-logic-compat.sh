@@ -4,7 +4,11 @@
 # every case of the classic operators' files must give the suite's outcome,
 # or flagd's where the two disagree; the deliberate differences are listed,
 # each with its reason (Tools/StowageJSONLogicCompat). The newer dialects'
-# files run too, as information.
+# files run too, as information. Then a differential: PAIRS (20,000 unless
+# STOWAGE_DIFFERENTIAL_PAIRS says otherwise) generated targeting rules and
+# contexts, fractional, sem_ver, starts_with and ends_with among them
+# (Scripts/flagd-differential.py), must each give what flagd's evaluator
+# gives; a new seed each run, printed, so a failure can be run again.
 #
 # The suites are not part of the repository: they are read from
 # ../shared/json-logic-compat/suites, or wherever JSON_LOGIC_COMPAT points,
@@ -29,3 +33,9 @@ oracle=$(mktemp "${TMPDIR:-/tmp}/stowage-json-logic-oracle.XXXXXX")
 trap 'rm -f "$oracle"' EXIT
 python3 "$root/Scripts/json-logic-oracle.py" "$suites" > "$oracle"
 swift run --package-path "$root" StowageJSONLogicCompat "$suites" --oracle "$oracle" --all
+
+pairs=${STOWAGE_DIFFERENTIAL_PAIRS:-20000}
+seed=${STOWAGE_DIFFERENTIAL_SEED:-$RANDOM$RANDOM}
+echo "Differential against flagd's evaluator: $pairs pairs, seed $seed (STOWAGE_DIFFERENTIAL_SEED=$seed runs them again)"
+python3 "$root/Scripts/flagd-differential.py" "$pairs" "$seed" > "$oracle"
+swift run --package-path "$root" StowageJSONLogicCompat --pairs "$oracle"

@@ -23,13 +23,20 @@ import Darwin
 // the suites are not part of the repository.
 
 let arguments = CommandLine.arguments.dropFirst()
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+}
+if let pairsPath = option("--pairs") {
+    try checkPairs(at: pairsPath)
+}
 guard let folder = arguments.first(where: { !$0.hasPrefix("--") }) else {
-    print("usage: StowageJSONLogicCompat <path to json-logic-compat/suites> [--all] [--verbose]")
+    print("usage: StowageJSONLogicCompat <path to json-logic-compat/suites> [--oracle FILE] [--all] [--verbose]")
+    print("       StowageJSONLogicCompat --pairs FILE   (Scripts/flagd-differential.py's pairs)")
     exit(2)
 }
 let runsAll = arguments.contains("--all")
 let verbose = arguments.contains("--verbose")
-let oraclePath = arguments.firstIndex(of: "--oracle").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+let oraclePath = option("--oracle")
 
 /// The files of the newer dialects, and of operators beyond the classic set.
 func isClassic(_ file: String) -> Bool {
@@ -207,3 +214,30 @@ print(
 if oraclePath == nil { print("(No --oracle: the suite's outcomes were expected throughout.)") }
 if runsAll { print("Newer dialects, as information: \(otherPassed) of \(otherTotal) cases pass.") }
 exit(unexpected.isEmpty ? 0 : 1)
+
+/// The differential: each generated (rule, data) pair must give what flagd's evaluator gave.
+func checkPairs(at path: String) throws -> Never {
+    guard case .array(let pairs) = try load(path) else {
+        print("\(path) is not a list of pairs")
+        exit(1)
+    }
+    var mismatches: [String] = []
+    for case .dictionary(let pair) in pairs {
+        guard let rule = pair["rule"], case .dictionary(let flagd)? = pair["flagd"] else { continue }
+        let data = pair["data"].map(LogicValue.init) ?? .null
+        let ours: Outcome
+        do throws(JSONLogicError) {
+            let value = try JSONLogicRule(rule).evaluate(data)
+            ours = value.storedValue == nil ? .none(value.javaScriptString) : .value(value)
+        } catch {
+            ours = .none("error: \(error)")
+        }
+        let expected: Outcome = flagd["result"].map { .value(LogicValue($0)) } ?? .none("flagd: \(text(flagd["error"] ?? flagd["notJSON"]))")
+        if !ours.matches(expected) {
+            mismatches.append("\(text(rule)) with \(text(pair["data"])) gave \(ours), flagd \(expected)")
+        }
+    }
+    for line in mismatches.prefix(25) { print("DIFFERS " + line) }
+    print("Differential against flagd's evaluator: \(pairs.count - mismatches.count) of \(pairs.count) generated pairs agree.")
+    exit(mismatches.isEmpty ? 0 : 1)
+}
