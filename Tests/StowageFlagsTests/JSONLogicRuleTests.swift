@@ -44,6 +44,9 @@ struct JSONLogicRuleTests {
         #expect(try evaluate(#"{"<=": [1, 1, 3]}"#) == true)
         #expect(try evaluate(#"{">": [3, 2, 1]}"#) == true)
         #expect(try evaluate(#"{">": [1, "A"]}"#) == false)
+        // Text compares by code point, as in JavaScript and Python: "é" composed is not "e" and a combining accent.
+        #expect(try evaluate(#"{"==": ["\u00e9", "e\u0301"]}"#) == false)
+        #expect(try evaluate(#"{"in": ["\u00e9", "cafe\u0301"]}"#) == false)
     }
 
     @Test func arithmeticReadsNumbersFromTextAndBooleans() throws {

@@ -1,5 +1,5 @@
-/// The operations whose arguments are all evaluated first, each as
-/// json-logic-js defines it on JavaScript's values.
+/// The operations whose arguments are all evaluated first, each as flagd's
+/// evaluators apply it (see `LogicValue`'s conversions).
 extension JSONLogicEvaluation {
     static func compute(_ operation: JSONLogicOperator, _ values: [LogicValue], data: LogicValue, path: String) throws(JSONLogicError) -> LogicValue {
         func argument(_ index: Int) -> LogicValue { index < values.count ? values[index] : .null }
@@ -33,8 +33,7 @@ extension JSONLogicEvaluation {
             guard has(2) else { return .bool(first) }
             return .bool(first && holds(argument(1), argument(2)))
         case .max, .min:
-            // Math.max / Math.min: NaN if any argument is not a number; -Infinity / Infinity of none.
-            // None is NaN (flagd's evaluator; json-logic-js gives an infinity, no value either).
+            // NaN when an argument is not a number, and of none (flagd's evaluator; json-logic-js gives an infinity: no value either).
             guard !values.isEmpty else { return .number(.nan) }
             var result = operation == .max ? -Double.infinity : Double.infinity
             for value in values {
@@ -65,7 +64,7 @@ extension JSONLogicEvaluation {
             switch argument(1) {
             case .string(let text):
                 let needle = argument(0).javaScriptString
-                return .bool(needle.isEmpty || text.contains(needle))
+                return .bool(needle.isEmpty || text.unicodeScalars.firstRange(of: needle.unicodeScalars) != nil)
             case .array(let elements):
                 return .bool(elements.contains { $0.strictlyEquals(argument(0)) })
             default:

@@ -65,7 +65,7 @@ extension LogicValue {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.array, .array), (.object, .object), (.array, .object), (.object, .array): return false
         default: break
         }
@@ -73,8 +73,8 @@ extension LogicValue {
         if other.isNumeric { return numericValue == other.numericValue }
         switch (self, other) {
         case (.null, _), (_, .null): return false
-        case (.string(let text), .array), (.string(let text), .object): return text == other.javaScriptString
-        case (.array, .string(let text)), (.object, .string(let text)): return javaScriptString == text
+        case (.string(let text), .array), (.string(let text), .object): return text.unicodeScalars.elementsEqual(other.javaScriptString.unicodeScalars)
+        case (.array, .string(let text)), (.object, .string(let text)): return javaScriptString.unicodeScalars.elementsEqual(text.unicodeScalars)
         default: return false
         }
     }
@@ -85,7 +85,7 @@ extension LogicValue {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.number(let a), .number(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
+        case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
         default: false
         }
     }
