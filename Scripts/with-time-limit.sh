@@ -51,5 +51,7 @@ stop() {
     done
     return 1
 }
-((${#own[@]} == 0)) || stop TERM "${own[@]}" || stop TERM -- "-$command" || stop KILL -- "-$command"
+if ((${#own[@]} == 0)) || ! stop TERM "${own[@]}"; then
+    stop TERM -- "-$command" || stop KILL -- "-$command"
+fi
 exit 124
