@@ -72,7 +72,7 @@ let package = Package(
         // the JSONTestSuite check, the soak of the JSON file store, and the instruction counts of the hot paths.
         .target(
             name: "StowageFuzzing",
-            dependencies: ["Stowage", "StowageJSON", "StowageEnvironment"],
+            dependencies: ["Stowage", "StowageJSON", "StowageEnvironment", "StowageFlags"],
             path: "Tools/StowageFuzzing",
             // `@_extern(c)` declares libFuzzer's LLVMFuzzerRunDriver, in fuzzing builds only.
             swiftSettings: [.enableExperimentalFeature("Extern")]
@@ -81,6 +81,7 @@ let package = Package(
         .executableTarget(name: "StowageDotEnvParserFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageDotEnvParserFuzzer"),
         .executableTarget(name: "StowageEnvironmentValueFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageEnvironmentValueFuzzer"),
         .executableTarget(name: "StowageStorableDecodingFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageStorableDecodingFuzzer"),
+        .executableTarget(name: "StowageJSONLogicFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageJSONLogicFuzzer"),
         .executableTarget(name: "StowageJSONTestSuiteCheck", dependencies: ["StowageJSON"], path: "Tools/StowageJSONTestSuiteCheck"),
         .executableTarget(
             name: "StowageJSONLogicCompat", dependencies: ["Stowage", "StowageFlags", "StowageJSON"], path: "Tools/StowageJSONLogicCompat"),

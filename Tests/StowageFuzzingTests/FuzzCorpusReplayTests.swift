@@ -12,6 +12,7 @@ import Testing
 struct FuzzCorpusReplayTests {
     static let checks: [any FuzzCheck.Type] = [
         JSONParserFuzzCheck.self, DotEnvParserFuzzCheck.self, EnvironmentValueFuzzCheck.self, StorableDecodingFuzzCheck.self,
+        JSONLogicFuzzCheck.self,
     ]
 
     /// `Tools/Fuzz/` in the package.
