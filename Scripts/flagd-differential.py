@@ -23,8 +23,7 @@ import logging
 import random
 import sys
 
-from json_logic import jsonLogic
-from openfeature.contrib.tools.flagd.core.targeting.targeting import OPERATORS
+from flagd_outcome import outcome
 
 WORDS = ["", "a", "alice", "bob@example.com", "ünïcödé", "日本", "🙂x", "10", "2.5", " 7 ", "-3", "1e3", "true", "null", "abc"]
 VERSIONS = ["1.0.0", "v1.2.3", "2", "2.1", "V3.0.0-beta.1", "1.2.3-alpha", "1.2.3-alpha.10", "1.2.3-alpha.9", "1.2.3+build.5",
@@ -104,18 +103,6 @@ def pair(rng):
         rule = {rng.choice(["and", "or"]): [{"starts_with": [{"var": "email"}, "a"]}, {">": [{"var": "age"}, number(rng)]},
                                              {"var": "tier"}]}
     return rule, data
-
-
-def outcome(rule, data):
-    try:
-        value = jsonLogic(rule, data, OPERATORS)
-    except Exception as error:  # any failure of the evaluator is the pair's outcome
-        return {"error": f"{type(error).__name__}: {error}"}
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        return {"notJSON": repr(value)}
-    return {"result": value}
 
 
 def main():

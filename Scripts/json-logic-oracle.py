@@ -10,24 +10,10 @@ suites' index.json lists (in order, headings skipped), what that evaluator gives
 Scripts/check-json-logic-compat.sh hands it to the StowageJSONLogicCompat check.
 """
 import json
-import math
 import os
 import sys
 
-from json_logic import jsonLogic
-from openfeature.contrib.tools.flagd.core.targeting.targeting import OPERATORS
-
-
-def outcome(rule, data):
-    try:
-        value = jsonLogic(rule, data, OPERATORS)
-    except Exception as error:  # any failure of the evaluator is the case's outcome
-        return {"error": f"{type(error).__name__}: {error}"}
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        return {"notJSON": repr(value)}
-    return {"result": value}
+from flagd_outcome import outcome
 
 
 def main():

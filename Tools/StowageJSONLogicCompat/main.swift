@@ -90,6 +90,16 @@ enum Outcome: CustomStringConvertible {
         }
     }
 
+    /// Stowage's outcome of `rule` on `data`.
+    init(of rule: StoredValue, on data: LogicValue) {
+        do throws(JSONLogicError) {
+            let value = try JSONLogicRule(rule).evaluate(data)
+            self = value.storedValue == nil ? .none(value.javaScriptString) : .value(value)
+        } catch {
+            self = .none("error: \(error)")
+        }
+    }
+
     func matches(_ other: Outcome) -> Bool {
         switch (self, other) {
         case (.value(let a), .value(let b)): same(a, b)
@@ -156,13 +166,7 @@ for case .string(let file) in files {
         let description: String
         if case .string(let text) = entry["description"] { description = text } else { description = "?" }
         let data = entry["data"].map(LogicValue.init) ?? .null
-        let ours: Outcome
-        do throws(JSONLogicError) {
-            let value = try JSONLogicRule(rule).evaluate(data)
-            ours = value.storedValue == nil ? .none(value.javaScriptString) : .value(value)
-        } catch {
-            ours = .none("error: \(error)")
-        }
+        let ours = Outcome(of: rule, on: data)
         let suite: Outcome = entry["error"] != nil ? .none("an error") : .value(entry["result"].map(LogicValue.init) ?? .null)
         var expected = suite
         let caseIndex = total - 1
@@ -225,13 +229,7 @@ func checkPairs(at path: String) throws -> Never {
     for case .dictionary(let pair) in pairs {
         guard let rule = pair["rule"], case .dictionary(let flagd)? = pair["flagd"] else { continue }
         let data = pair["data"].map(LogicValue.init) ?? .null
-        let ours: Outcome
-        do throws(JSONLogicError) {
-            let value = try JSONLogicRule(rule).evaluate(data)
-            ours = value.storedValue == nil ? .none(value.javaScriptString) : .value(value)
-        } catch {
-            ours = .none("error: \(error)")
-        }
+        let ours = Outcome(of: rule, on: data)
         let expected: Outcome = flagd["result"].map { .value(LogicValue($0)) } ?? .none("flagd: \(text(flagd["error"] ?? flagd["notJSON"]))")
         if !ours.matches(expected) {
             mismatches.append("\(text(rule)) with \(text(pair["data"])) gave \(ours), flagd \(expected)")

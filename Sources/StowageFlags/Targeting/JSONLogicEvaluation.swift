@@ -1,4 +1,4 @@
-/// One evaluation of a checked rule: json-logic-js's `apply`, operation by
+/// One evaluation of a checked rule: JsonLogic's `apply`, as flagd's evaluators run it, operation by
 /// operation, counting its steps against ``JSONLogicRule/maximumSteps``.
 struct JSONLogicEvaluation {
     private var steps = 0

@@ -1,7 +1,7 @@
 import Stowage
 
 /// A JsonLogic rule, checked once when it arrives and then evaluated against
-/// data as json-logic-js evaluates it (flagd's targeting language).
+/// data as flagd's evaluators evaluate it (flagd's targeting language).
 ///
 /// Checking rejects an unknown operator, naming where it is, and a rule
 /// nested deeper than ``maximumDepth``; evaluation stops with an error after
@@ -21,7 +21,7 @@ package struct JSONLogicRule: Sendable {
     }
 
     /// The rule's value for `data`.
-    /// - Throws: ``JSONLogicError`` when an operation fails as json-logic-js's would throw, or the rule takes too many steps.
+    /// - Throws: ``JSONLogicError`` when an operation fails as flagd's evaluator would (`missing_some` without a list of keys), or the rule takes too many steps.
     package func evaluate(_ data: LogicValue) throws(JSONLogicError) -> LogicValue {
         var evaluation = JSONLogicEvaluation()
         return try evaluation.evaluate(root, data: data)

@@ -59,7 +59,6 @@ extension LogicValue {
     /// null equals 0 (and false) when compared with a number. Arrays and
     /// objects equal only themselves, and values read from JSON never are
     /// the same one.
-    /// - Returns: `nil` where flagd's evaluator fails (a string compared with null's kin it can not convert).
     package func looselyEquals(_ other: LogicValue) -> Bool {
         switch (self, other) {
         case (.null, .null): return true
