@@ -8,7 +8,12 @@
 # STOWAGE_DIFFERENTIAL_PAIRS says otherwise) generated targeting rules and
 # contexts, fractional, sem_ver, starts_with and ends_with among them
 # (Scripts/flagd-differential.py), must each give what flagd's evaluator
-# gives; a new seed each run, printed, so a failure can be run again.
+# gives; a new seed each run, printed, so a failure can be run again. Last,
+# flag definitions: 3,000 generated payloads (state, variants, default
+# variant, targeting, $evaluators, metadata) evaluated for four contexts each,
+# and every payload of flag definitions in flagd's reference pages
+# (../shared/flagd), must resolve as flagd's evaluator resolves them: value,
+# variant, reason and error code (Scripts/flagd-definitions-differential.py).
 #
 # The suites are not part of the repository: they are read from
 # ../shared/json-logic-compat/suites, or wherever JSON_LOGIC_COMPAT points,
@@ -39,3 +44,13 @@ seed=${STOWAGE_DIFFERENTIAL_SEED:-$RANDOM$RANDOM}
 echo "Differential against flagd's evaluator: $pairs pairs, seed $seed (STOWAGE_DIFFERENTIAL_SEED=$seed runs them again)"
 python3 "$root/Scripts/flagd-differential.py" "$pairs" "$seed" > "$oracle"
 swift run --package-path "$root" StowageJSONLogicCompat --pairs "$oracle"
+
+reference="${FLAGD_REFERENCE:-$root/../shared/flagd}"
+if [ ! -f "$reference/flag-definitions.md" ]; then
+    echo "check-json-logic-compat.sh: no flagd reference pages at $reference (../shared/flagd, or FLAGD_REFERENCE)." >&2
+    exit 1
+fi
+definitions=${STOWAGE_DIFFERENTIAL_DEFINITIONS:-3000}
+echo "Flag definitions against flagd's evaluator: $definitions payloads, seed $seed, and flagd's reference pages"
+python3 "$root/Scripts/flagd-definitions-differential.py" "$definitions" "$seed" "$reference" > "$oracle"
+swift run --package-path "$root" StowageJSONLogicCompat --definitions "$oracle"

@@ -29,9 +29,13 @@ func option(_ name: String) -> String? {
 if let pairsPath = option("--pairs") {
     try checkPairs(at: pairsPath)
 }
+if let casesPath = option("--definitions") {
+    try checkDefinitions(at: casesPath)
+}
 guard let folder = arguments.first(where: { !$0.hasPrefix("--") }) else {
     print("usage: StowageJSONLogicCompat <path to json-logic-compat/suites> [--oracle FILE] [--all] [--verbose]")
     print("       StowageJSONLogicCompat --pairs FILE   (Scripts/flagd-differential.py's pairs)")
+    print("       StowageJSONLogicCompat --definitions FILE   (Scripts/flagd-definitions-differential.py's cases)")
     exit(2)
 }
 let runsAll = arguments.contains("--all")

@@ -36,13 +36,19 @@ extension FlagBoard {
     /// The flag's state, given what the overrides and remote values hold (already checked by their layers).
     private func state(at index: Int, overrides: [String: StoredValue], remote: [String: StoredValue]) -> FlagState {
         let definition = definitions[index]
+        let configuration = configurations.configuration(forKey: definition.key)
         for (origin, layer, values) in [(FlagOrigin.override, overrideLayer, overrides), (.remote, remoteLayer, remote)] {
+            if origin == .remote, let configuration, configuration.rule != nil, configuration.configuration.isEnabled {
+                let resolution = resolveBelowOverrides(key: definition.key, context: EvaluationContext.current)
+                return FlagState(
+                    definition: definition, value: resolution.value ?? definition.defaultValue, origin: .targeting, configuration: configuration.configuration)
+            }
             guard let stored = values[definition.key],
                 let canonical = try? checkers[index].canonicalValue(stored, in: layer.source, key: definition.key)
             else { continue }
-            return FlagState(definition: definition, value: canonical, origin: origin)
+            return FlagState(definition: definition, value: canonical, origin: origin, configuration: configuration?.configuration)
         }
-        return FlagState(definition: definition, value: definition.defaultValue, origin: .default)
+        return FlagState(definition: definition, value: definition.defaultValue, origin: .default, configuration: configuration?.configuration)
     }
 
     /// What a source layer holds for the flags, listed at one moment when the

@@ -16,6 +16,7 @@ extension FlagBoard {
         let token = store.observe { change in
             switch change {
             case .allKeys: feed.flagsMayHaveChanged(0..<count)
+            case .key(FlagConfigurations.storeKey): feed.flagsMayHaveChanged(0..<count)
             case .key(let key): if let index = indexByKey[key] { feed.flagsMayHaveChanged([index]) }
             }
         }

@@ -15,11 +15,30 @@ extension FlagBoard {
         return try update(with: members, mode: mode, clearingOverrides: clearingOverrides)
     }
 
-    /// Applies a payload given as stored values.
+    /// Applies a payload given as stored values: flag values, or flag
+    /// definitions in flagd's format (see `FlagConfigurationParser.isDefinitions`).
     func update(with values: [String: StoredValue], mode: FlagUpdateMode, clearingOverrides: Bool) throws(StorageError) -> FlagUpdateResult {
         var rejected: [StorageError] = []
         var named: [String: StoredValue?] = [:]
-        collect(values, under: nil, into: &named, rejected: &rejected)
+        let configurationsAfter: (StoredValue?) -> StoredValue?
+        if FlagConfigurationParser.isDefinitions(values, separator: separator, declaredKeys: indexByKey.keys) {
+            let parsed = FlagConfigurationParser(checker: { [checkers, indexByKey] in indexByKey[$0].map { checkers[$0] } }).parse(values)
+            rejected = parsed.rejected
+            for (key, compiled) in parsed.flags where indexByKey[key] != nil { named[key] = .some(compiled.configuration.staticValue) }
+            for key in parsed.removed where indexByKey[key] != nil { named[key] = .some(nil) }
+            configurationsAfter = { current in
+                Self.configurations(after: current, applying: parsed, mode: mode, keepingRejected: Set(rejected.compactMap(\.key)))
+            }
+        } else {
+            collect(values, under: nil, into: &named, rejected: &rejected)
+            configurationsAfter = { [named] current in
+                // Plain values replace configurations: all of them for a full state, the named flags' for a patch.
+                guard mode == .patch, case .dictionary(var members)? = current, case .dictionary(var flags)? = members["flags"] else { return nil }
+                for key in named.keys { flags[key] = nil }
+                members["flags"] = .dictionary(flags)
+                return flags.isEmpty && (members["metadata"] ?? .null) == .null ? nil : .dictionary(members)
+            }
+        }
         for error in rejected { error.report(from: store) }
 
         let timeKey = Self.remoteUpdateTimeKey
@@ -28,7 +47,7 @@ extension FlagBoard {
         let flagKeys = (mode == .fullState ? Set(indexByKey.keys) : Set(named.keys)).subtracting(rejectedFlags)
         let changed: [String]
         do {
-            changed = try replaceRemoteValues(of: flagKeys, with: named, mode: mode, recordingTimeUnder: timeKey)
+            changed = try replaceRemoteValues(of: flagKeys, with: named, recordingTimeUnder: timeKey, configurations: configurationsAfter)
         } catch {
             throw StorageError.storeFailure(error, reason: "the remote values could not be written.")
         }
@@ -85,20 +104,33 @@ extension FlagBoard {
     /// Swaps the remote values of `keys` in one multi-key replace, with the
     /// time of the update, starting again if another writer got in between.
     /// - Returns: the flags whose remote value changed, sorted.
+    /// The configurations are replaced in the same step, as
+    /// `configurations` computes them from the current ones; a flag whose
+    /// configuration changed counts as changed.
     private func replaceRemoteValues(
-        of keys: Set<String>, with named: [String: StoredValue?], mode: FlagUpdateMode, recordingTimeUnder timeKey: String
+        of keys: Set<String>, with named: [String: StoredValue?], recordingTimeUnder timeKey: String,
+        configurations: (StoredValue?) -> StoredValue?
     ) throws -> [String] {
+        let configurationsKey = FlagConfigurations.storeKey
         while true {
             var expected: [String: StoredValue?] = [:]
             var replacements: [String: StoredValue?] = [:]
-            let current = try remoteValues(of: keys.union([timeKey]))
+            let current = try remoteValues(of: keys.union([timeKey, configurationsKey]))
             for key in keys {
                 let old = current[key] ?? nil
                 let new = named[key] ?? nil
                 expected[key] = old
                 if old != new, canonicalRemoteValue(old, forKey: key) != new { replacements[key] = new }
             }
-            let changed = replacements.keys.sorted()
+            var changedKeys = Set(replacements.keys)
+            let oldConfigurations = current[configurationsKey] ?? nil
+            let newConfigurations = configurations(oldConfigurations)
+            expected[configurationsKey] = oldConfigurations
+            if newConfigurations != oldConfigurations {
+                replacements[configurationsKey] = newConfigurations
+                changedKeys.formUnion(Self.keysWithChangedConfigurations(from: oldConfigurations, to: newConfigurations))
+            }
+            let changed = changedKeys.sorted()
             expected[timeKey] = current[timeKey] ?? nil
             replacements[timeKey] = .date(Date())
             if try remote.replaceStoredValues(expecting: expected, with: replacements, .granted) {
@@ -106,6 +138,39 @@ extension FlagBoard {
                 return changed
             }
         }
+    }
+
+    /// The stored configurations after a payload of definitions: a full
+    /// state replaces them (a rejected flag keeps its current one), a patch
+    /// changes the flags it names and the set's metadata when it has some.
+    private static func configurations(
+        after current: StoredValue?, applying parsed: FlagConfigurationParser.Parsed, mode: FlagUpdateMode, keepingRejected rejected: Set<String>
+    ) -> StoredValue? {
+        var currentFlags: [String: StoredValue] = [:]
+        var metadata: StoredValue = .dictionary(parsed.metadata)
+        if case .dictionary(let members)? = current, case .dictionary(let flags)? = members["flags"] { currentFlags = flags }
+        var flags: [String: StoredValue]
+        switch mode {
+        case .fullState:
+            flags = currentFlags.filter { rejected.contains($0.key) }
+        case .patch:
+            flags = currentFlags
+            for key in parsed.removed { flags[key] = nil }
+            if parsed.metadata.isEmpty, case .dictionary(let members)? = current { metadata = members["metadata"] ?? .dictionary([:]) }
+        }
+        for (key, compiled) in parsed.flags { flags[key] = compiled.configuration.storedValue }
+        if flags.isEmpty, metadata == .dictionary([:]) { return nil }
+        return .dictionary(["flags": .dictionary(flags), "metadata": metadata])
+    }
+
+    /// The keys whose configuration differs between two stored sets.
+    private static func keysWithChangedConfigurations(from old: StoredValue?, to new: StoredValue?) -> Set<String> {
+        func flags(_ value: StoredValue?) -> [String: StoredValue] {
+            guard case .dictionary(let members)? = value, case .dictionary(let flags)? = members["flags"] else { return [:] }
+            return flags
+        }
+        let (before, after) = (flags(old), flags(new))
+        return Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
     }
 
     /// A remote value in the form a payload's value takes, for a store that

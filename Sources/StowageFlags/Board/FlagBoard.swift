@@ -16,6 +16,8 @@ final class FlagBoard: Sendable {
     let remote: any UnderlyingStorage
     let overrideLayer: FlagSourceLayer
     let remoteLayer: FlagSourceLayer
+    /// The configurations in flagd's format the remote store holds, compiled.
+    let configurations: FlagConfigurations
 
     /// The key under which a remote update records its time, in the remote store.
     static let remoteUpdateTimeKey = "$remote-updated-at"
@@ -33,8 +35,14 @@ final class FlagBoard: Sendable {
         // Keys are unique (the catalog and the manifest reader refuse two flags with one key); the first would win.
         indexByKey = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let checkersByKey = Dictionary(definitions.indices.map { (definitions[$0].key, checkers[$0]) }, uniquingKeysWith: { first, _ in first })
+        let configurations = FlagConfigurations(declared: checkersByKey)
+        self.configurations = configurations
         overrideLayer = FlagSourceLayer(overrides, role: "override", flags: checkersByKey)
-        remoteLayer = FlagSourceLayer(remote, role: "remote", flags: checkersByKey)
+        remoteLayer = FlagSourceLayer(remote, role: "remote", flags: checkersByKey) { change in
+            if change == .allKeys || change == .key(FlagConfigurations.storeKey) {
+                FlagBoard.reloadConfigurations(configurations, from: remote)
+            }
+        }
         let defaults = InMemoryStore(Dictionary(definitions.map { ($0.key, $0.defaultValue) }, uniquingKeysWith: { first, _ in first }))
         store = LayeredStore(
             [
@@ -44,6 +52,27 @@ final class FlagBoard: Sendable {
             ],
             writingTo: .store(overrideLayer)
         )
+    }
+
+    /// Compiles the configurations the remote store holds now; call once the
+    /// program's flags are bound (a pole's), and the layer does it after every change.
+    func loadConfigurations() {
+        Self.reloadConfigurations(configurations, from: remote)
+    }
+
+    private static func reloadConfigurations(_ configurations: FlagConfigurations, from remote: any UnderlyingStorage) {
+        let key = FlagConfigurations.storeKey
+        do {
+            let rejected = try configurations.reload { () throws(StorageError) in
+                do { return try remote.storedValue(forKey: key, .granted) } catch {
+                    throw StorageError.wrapping(
+                        error, key: key, code: .storeFailure, reason: "the flag configurations could not be read; the flags keep theirs.")
+                }
+            }
+            for error in rejected { error.report(from: remote) }
+        } catch {
+            error.report(from: remote)
+        }
     }
 
     func unknownKey(_ key: String) -> StorageError {

@@ -28,12 +28,19 @@ final class FlagSourceLayer: UnderlyingStorage, Sendable {
     private let memory = Locked<[String: KeyMemory]>([:])
     private let subscriptions = Locked<[ObservationToken]>([])
 
-    init(_ source: any UnderlyingStorage, role: String, flags: [String: any FlagValueChecker]) {
+    /// - Parameter willAnnounce: called with each change of the source
+    ///   before the layer announces it, so that what depends on the source
+    ///   (the flag configurations) is current when observers read.
+    init(
+        _ source: any UnderlyingStorage, role: String, flags: [String: any FlagValueChecker],
+        willAnnounce: (@Sendable (StoreChange) -> Void)? = nil
+    ) {
         self.source = source
         self.role = role
         self.flags = flags
         let changes = source.observe { [weak self] change in
             guard let self else { return }
+            willAnnounce?(change)
             switch change {
             case .allKeys:
                 for key in flags.keys { recheck(key) }

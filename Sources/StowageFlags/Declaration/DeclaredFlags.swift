@@ -14,6 +14,8 @@ protocol AnyFlagDeclaration: AnyObject, FlagValueChecker {
     func bind(in store: LayeredStore, key: String) -> (any Sendable)?
     /// Unbinds the flag, when its pole goes.
     func unbind()
+    /// Gives the bound flag its pole's evaluator of targeting rules.
+    func attachTargeting(_ reader: FlagTargetingReader)
     /// Tells Observation tracking in progress that the flag was read.
     func trackAccess()
     /// A value of the flag's type other than its default, for the probe;

@@ -23,6 +23,12 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     let key: FlagKey
     /// The address of the `FlagBinding`, or 0 while no pole has the container open.
     @usableFromInline let bindingAddress = Atomic<UInt>(0)
+    /// Whether a targeting rule decides the value: a read then evaluates it
+    /// for the task's context instead of reading the cached value. One
+    /// relaxed load on every read; the evaluation itself only when set.
+    @usableFromInline let isTargeted = Atomic<Bool>(false)
+    /// The address of the pole's ``FlagTargetingReader`` for the flag, or 0.
+    let targetingReaderAddress = Atomic<UInt>(0)
 
     init(defaultValue: Value, description: String, key: FlagKey) {
         self.defaultValue = defaultValue
@@ -47,7 +53,33 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     @inlinable
     var value: Value {
         guard let pointer = UnsafeRawPointer(bitPattern: bindingAddress.load(ordering: .acquiring)) else { return unboundValue() }
+        if isTargeted.load(ordering: .relaxed) { return targetedValue() }
         return Unmanaged<FlagBinding<Value>>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// The value for the task's ``EvaluationContext``: the override, else
+    /// what the targeting rule gives, else the default.
+    @usableFromInline
+    func targetedValue() -> Value {
+        guard let binding else { return unboundValue() }
+        guard let pointer = UnsafeRawPointer(bitPattern: targetingReaderAddress.load(ordering: .acquiring)) else { return binding.value }
+        let reader = Unmanaged<FlagTargetingReader>.fromOpaque(pointer).takeUnretainedValue()
+        guard let board = reader.board else { return binding.value }
+        binding.trackAccess()
+        if board.hasOverride(forKey: reader.key) { return binding.value }
+        let resolution = board.resolveBelowOverrides(key: reader.key, context: EvaluationContext.current)
+        guard let stored = resolution.value else { return defaultValue }
+        return (try? Value(storedValue: stored)) ?? defaultValue
+    }
+
+    func setTargeted(_ isTargeted: Bool) {
+        self.isTargeted.store(isTargeted && bindingAddress.load(ordering: .acquiring) != 0, ordering: .releasing)
+    }
+
+    /// Gives the flag its pole's evaluator of targeting rules.
+    func attachTargeting(_ reader: FlagTargetingReader) {
+        FlagDeclarations.keepForTheProcess(reader)
+        targetingReaderAddress.store(UInt(bitPattern: Unmanaged.passUnretained(reader).toOpaque()), ordering: .releasing)
     }
 
     /// Outside a pole: the default. A pole finding out which flag a key path
@@ -70,6 +102,8 @@ final class FlagDeclaration<Value: Storable>: Sendable {
 
     /// Unbinds the flag when its pole goes: it reads its default again.
     func unbind() {
+        isTargeted.store(false, ordering: .releasing)
+        targetingReaderAddress.store(0, ordering: .releasing)
         bindingAddress.store(0, ordering: .releasing)
     }
 }
@@ -79,6 +113,19 @@ final class FlagDeclaration<Value: Storable>: Sendable {
 /// address and retains nothing.
 @usableFromInline
 typealias FlagBinding<Value: Storable> = DetachedReader<LayeredStore, Value>
+
+/// How a bound flag reaches its pole's configurations to evaluate its
+/// targeting rule. Kept for the process, like bindings, so that a read
+/// holding its address never finds it gone; the pole goes when it goes.
+final class FlagTargetingReader: Sendable {
+    weak let board: FlagBoard?
+    let key: String
+
+    init(board: FlagBoard, key: String) {
+        self.board = board
+        self.key = key
+    }
+}
 
 /// Keeps every flag declaration for the life of the process; see ``FlagDeclaration``.
 enum FlagDeclarations {

@@ -2,6 +2,9 @@
 public enum FlagOrigin: String, Sendable, Hashable, CaseIterable {
     /// A local override.
     case override
+    /// A targeting rule of the flag's configuration, evaluated for the
+    /// task's ``EvaluationContext`` (so a listing shows the value for that context).
+    case targeting
     /// The remote values: the last payload applied, or the remote store.
     case remote
     /// The declared default.
@@ -15,11 +18,14 @@ public struct FlagState: Sendable, Hashable, Identifiable {
     /// The current value, in its canonical stored form.
     public var value: StoredValue
     public var origin: FlagOrigin
+    /// The flag's configuration in flagd's format, when the remote values hold one.
+    public var configuration: FlagConfiguration?
 
-    public init(definition: FlagDefinition, value: StoredValue, origin: FlagOrigin) {
+    public init(definition: FlagDefinition, value: StoredValue, origin: FlagOrigin, configuration: FlagConfiguration? = nil) {
         self.definition = definition
         self.value = value
         self.origin = origin
+        self.configuration = configuration
     }
 
     public var id: String { definition.key }
@@ -30,6 +36,8 @@ public struct FlagState: Sendable, Hashable, Identifiable {
     public var defaultValue: StoredValue { definition.defaultValue }
     /// Whether a local override sets the value.
     public var isOverridden: Bool { origin == .override }
+    /// Whether a targeting rule decides the flag's value per context (unless an override sets it).
+    public var hasTargeting: Bool { configuration?.hasTargeting ?? false }
 
     /// The value as `Value`.
     /// - Throws: `StorageError` when the flag is not of that type.

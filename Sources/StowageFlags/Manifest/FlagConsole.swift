@@ -52,6 +52,7 @@ public final class FlagConsole: Sendable {
             overrides: overrides.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout),
             remote: manifest.remote?.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout) ?? InMemoryStore()
         )
+        board.loadConfigurations()
     }
 
     /// Opens the flags the manifest at `url` describes.
@@ -105,6 +106,15 @@ public final class FlagConsole: Sendable {
     public func removeAllOverrides() throws(StorageError) -> [String] {
         try board.removeAllOverrides()
     }
+
+    /// The evaluation of the flag with `key` for `context`, as the program's
+    /// ``FlagPole/details(forKey:for:)`` gives it.
+    public func details(forKey key: String, for context: EvaluationContext = EvaluationContext()) -> FlagEvaluation<StoredValue?> {
+        board.details(forKey: key, context: context)
+    }
+
+    /// Every configuration in flagd's format the remote values hold, by key.
+    public var configurations: [String: FlagConfiguration] { board.configurations.current.flags.mapValues(\.configuration) }
 
     /// Every change of any flag's value or origin, whoever made it, as the flag's new state.
     public var changes: AsyncStream<FlagState> { board.changes }

@@ -81,7 +81,7 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     ) throws(StorageError) {
         let live = container()
         let probe = container()
-        let catalog = try FlagCatalog(live, keyStrategy: keyStrategy, reservedKeys: [Self.remoteUpdateTimeKey])
+        let catalog = try FlagCatalog(live, keyStrategy: keyStrategy, reservedKeys: [Self.remoteUpdateTimeKey, FlagConfigurations.storeKey])
         let probeFlags = FlagCatalog.flags(in: probe)
         guard probeFlags.count == catalog.declarations.count,
             !zip(probeFlags, catalog.declarations).contains(where: { $0.declaration === $1 || $0.declaration.isBound })
@@ -109,6 +109,10 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
             }
             references.append(reference)
         }
+        for (index, declaration) in catalog.declarations.enumerated() {
+            declaration.attachTargeting(FlagTargetingReader(board: board, key: catalog.definitions[index].key))
+        }
+        board.loadConfigurations()
         self.references = references
         self.container = live
         self.probe = probe

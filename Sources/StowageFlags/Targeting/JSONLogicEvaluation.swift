@@ -2,6 +2,8 @@
 /// operation, counting its steps against ``JSONLogicRule/maximumSteps``.
 struct JSONLogicEvaluation {
     private var steps = 0
+    /// What the last `fractional` gave, so that a flag can tell a variant a split chose (reason `SPLIT`).
+    private(set) var lastFractionalResult: LogicValue?
 
     mutating func evaluate(_ node: JSONLogicNode, data: LogicValue) throws(JSONLogicError) -> LogicValue {
         switch node {
@@ -52,7 +54,9 @@ struct JSONLogicEvaluation {
         var values: [LogicValue] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments { values.append(try evaluate(argument, data: data)) }
-        return try JSONLogicEvaluation.compute(operation, values, data: data, path: path)
+        let result = try JSONLogicEvaluation.compute(operation, values, data: data, path: path)
+        if operation == .fractional { lastFractionalResult = result }
+        return result
     }
 
     /// `map`, `filter`, `all`, `none` and `some`: the first argument's

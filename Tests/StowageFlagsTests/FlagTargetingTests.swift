@@ -1,0 +1,274 @@
+import Foundation
+import StowageFlags
+import StowageTestSupport
+import Testing
+
+/// Flag definitions in flagd's format: targeting by context, percentage
+/// rollouts, and what a bad definition does.
+struct FlagTargetingTests {
+    init() { ReportedErrors.install() }
+
+    enum Plan: String, Storable, CaseIterable { case free, pro, enterprise }
+
+    struct ShopFlags: FlagContainer {
+        @Flag("Shows the new checkout flow") var newCheckout = false
+        @Flag("Requests a client may make each second") var rateLimit = 100
+        @Flag("The banner's text") var banner = "Welcome"
+        @Flag("The plan new accounts get") var plan = Plan.free
+    }
+
+    static let tenantRule = #"""
+        {"flags": {
+            "new-checkout": {
+                "state": "ENABLED",
+                "variants": {"on": true, "off": false},
+                "defaultVariant": "off",
+                "targeting": {"if": [{"in": [{"var": "tenant"}, ["acme", "globex"]]}, "on", null]},
+                "metadata": {"owner": "checkout-team"}
+            },
+            "rate-limit": {
+                "state": "ENABLED",
+                "variants": {"low": 10, "high": 1000},
+                "defaultVariant": "low",
+                "targeting": {"if": [{"sem_ver": [{"var": "appVersion"}, ">=", "2.1.0"]}, "high", "low"]}
+            }
+        },
+        "metadata": {"flagSetId": "shop", "owner": "platform"}}
+        """#
+
+    private func pole() throws -> FlagPole<ShopFlags> {
+        try FlagPole(ShopFlags(), overrides: InMemoryStore())
+    }
+
+    @Test func aRuleChoosesTheVariantForTheContext() throws {
+        let flags = try pole()
+        let result = try flags.update(with: Data(Self.tenantRule.utf8))
+        #expect(result.rejected.isEmpty)
+        let acme = EvaluationContext(targetingKey: "user-1", attributes: ["tenant": "acme"])
+        let initech = EvaluationContext(targetingKey: "user-2", attributes: ["tenant": "initech"])
+        #expect(flags.value(\.newCheckout, for: acme) == true)
+        #expect(flags.value(\.newCheckout, for: initech) == false)
+        #expect(flags.value(\.rateLimit, for: EvaluationContext(attributes: ["appVersion": "2.1.3"])) == 1000)
+        #expect(flags.value(\.rateLimit, for: EvaluationContext(attributes: ["appVersion": "2.0.9"])) == 10)
+
+        let matched = try flags.details(\.newCheckout, for: acme)
+        #expect(matched.value && matched.variant == "on" && matched.reason == .targetingMatch && matched.errorCode == nil)
+        #expect(matched.metadata == ["flagSetId": "shop", "owner": "checkout-team"])
+        // The rule gives null for another tenant: the default variant, reason DEFAULT.
+        let fallback = try flags.details(\.newCheckout, for: initech)
+        #expect(!fallback.value && fallback.variant == "off" && fallback.reason == .default)
+    }
+
+    @Test func aReadWithoutAContextUsesTheTasksContext() async throws {
+        let flags = try pole()
+        try flags.update(with: Data(Self.tenantRule.utf8))
+        #expect(!flags.newCheckout)
+        EvaluationContext.$current.withValue(EvaluationContext(attributes: ["tenant": "globex"])) {
+            #expect(flags.newCheckout)
+            #expect(flags.state(forKey: "new-checkout")?.value == true)
+        }
+        await EvaluationContext.$current.withValue(EvaluationContext(attributes: ["tenant": "acme"])) {
+            await Task.yield()
+            let child = Task { flags.newCheckout }  // a child task inherits the context
+            #expect(await child.value)
+        }
+        #expect(!flags.newCheckout)
+    }
+
+    @Test func anOverrideWinsForEveryContext() throws {
+        let flags = try pole()
+        try flags.update(with: Data(Self.tenantRule.utf8))
+        try flags.override(\.newCheckout, with: false)
+        let acme = EvaluationContext(attributes: ["tenant": "acme"])
+        #expect(flags.value(\.newCheckout, for: acme) == false)
+        let details = try flags.details(\.newCheckout, for: acme)
+        #expect(!details.value && details.reason == .override && details.variant == nil)
+        #expect(flags.state(forKey: "new-checkout")?.origin == .override)
+        try flags.removeOverride(\.newCheckout)
+        #expect(flags.value(\.newCheckout, for: acme) == true)
+    }
+
+    @Test func aPercentageRolloutIsStickyAndNearItsWeights() throws {
+        let flags = try pole()
+        try flags.update(
+            with: Data(
+                #"""
+                {"flags": {"new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                    "targeting": {"fractional": [["on", 5], ["off", 95]]}}}}
+                """#.utf8))
+        var enabled = 0
+        for user in 0..<10_000 {
+            let context = EvaluationContext(targetingKey: "user-\(user)")
+            let first = try flags.details(\.newCheckout, for: context)
+            #expect(first.reason == .split)
+            #expect(flags.value(\.newCheckout, for: context) == first.value)  // the same user, the same variant
+            if first.value { enabled += 1 }
+        }
+        #expect((400...600).contains(enabled), "\(enabled) of 10,000 users in a 5% rollout")
+        // Without a targeting key, fractional has nothing to bucket by: the default variant, as in flagd.
+        let anonymous = try flags.details(\.newCheckout, for: EvaluationContext())
+        #expect(anonymous.variant == "off" && anonymous.reason == .default)
+    }
+
+    @Test func aVariantOfTheWrongTypeIsRejectedAndTheFlagKeepsItsLastGoodDefinition() throws {
+        let flags = try pole()
+        try flags.update(with: Data(Self.tenantRule.utf8))
+        let result = try flags.update(
+            with: Data(
+                #"""
+                {"flags": {
+                    "rate-limit": {"state": "ENABLED", "variants": {"low": 10, "many": "maybe"}, "defaultVariant": "low"},
+                    "banner": {"state": "ENABLED", "variants": {"plain": "Hello"}, "defaultVariant": "plain"},
+                    "new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                        "targeting": {"if": [{"is_in": [1, 2]}, "on", "off"]}}
+                }}
+                """#.utf8))
+        let wrongType = try #require(result.rejected.first { $0.key == "rate-limit" })
+        #expect(wrongType.code == .typeMismatch)
+        #expect(wrongType.message.contains(#"variant "many" is "maybe", not a valid Int"#), "\(wrongType.message)")
+        let badRule = try #require(result.rejected.first { $0.key == "new-checkout" })
+        #expect(badRule.message.contains("$.if[0]") && badRule.message.contains("is_in"), "\(badRule.message)")
+        // The rest of the payload applies; the rejected flags keep what they had.
+        #expect(flags.banner == "Hello")
+        #expect(flags.value(\.rateLimit, for: EvaluationContext(attributes: ["appVersion": "3.0.0"])) == 1000)
+        #expect(flags.value(\.newCheckout, for: EvaluationContext(attributes: ["tenant": "acme"])))
+        #expect(flags.configurations["rate-limit"]?.variants == ["low": 10, "high": 1000])
+    }
+
+    @Test func sharedEvaluatorsAreReferencedByName() throws {
+        let flags = try pole()
+        let result = try flags.update(
+            with: Data(
+                #"""
+                {"$evaluators": {"staff": {"ends_with": [{"var": "email"}, "@example.com"]}},
+                 "flags": {
+                    "new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                        "targeting": {"if": [{"$ref": "staff"}, "on", "off"]}},
+                    "banner": {"state": "ENABLED", "variants": {"staff": "Hi, colleague", "guest": "Welcome"}, "defaultVariant": "guest",
+                        "targeting": {"if": [{"$ref": "contractors"}, "staff", "guest"]}}
+                }}
+                """#.utf8))
+        #expect(flags.value(\.newCheckout, for: EvaluationContext(attributes: ["email": "ann@example.com"])))
+        #expect(!flags.value(\.newCheckout, for: EvaluationContext(attributes: ["email": "bob@elsewhere.org"])))
+        let missing = try #require(result.rejected.first { $0.key == "banner" })
+        #expect(missing.message.contains(#"shared evaluator "contractors""#) && missing.message.contains("$.if[0]"), "\(missing.message)")
+        #expect(flags.configurations["new-checkout"]?.targeting == ["if": [["ends_with": [["var": "email"], "@example.com"]], "on", "off"]])
+    }
+
+    @Test func disabledFlagsAndMissingDefaultVariantsReadTheCodesDefault() throws {
+        let flags = try pole()
+        try flags.update(with: Data(#"{"rate-limit": 5, "banner": "Hi"}"#.utf8))
+        try flags.update(
+            with: Data(
+                #"""
+                {"flags": {
+                    "rate-limit": {"state": "DISABLED", "variants": {"low": 10}, "defaultVariant": "low"},
+                    "banner": {"state": "ENABLED", "variants": {"hi": "Hi"}, "defaultVariant": null},
+                    "plan": {"state": "ENABLED", "variants": {"pro": "pro"}, "defaultVariant": "pro"}
+                }}
+                """#.utf8))
+        #expect(flags.rateLimit == 100 && flags.banner == "Welcome" && flags.plan == .pro)
+        let disabled = try flags.details(\.rateLimit)
+        #expect(disabled.value == 100 && disabled.reason == .disabled && disabled.variant == nil)
+        let noDefault = try flags.details(\.banner)
+        #expect(noDefault.value == "Welcome" && noDefault.reason == .default && noDefault.variant == nil)
+        let fixed = try flags.details(\.plan)
+        #expect(fixed.value == .pro && fixed.reason == .static && fixed.variant == "pro")
+        // An enum flag refuses a variant that is none of its cases.
+        let result = try flags.update(
+            with: Data(#"{"flags": {"plan": {"state": "ENABLED", "variants": {"gold": "gold"}, "defaultVariant": "gold"}}}"#.utf8), mode: .patch)
+        #expect(result.rejected.first?.key == "plan" && flags.plan == .pro)
+    }
+
+    @Test func aRuleThatChoosesNoVariantIsAnErrorWithTheCodesDefault() throws {
+        let flags = try pole()
+        try flags.update(
+            with: Data(
+                #"""
+                {"flags": {"banner": {"state": "ENABLED", "variants": {"a": "A", "b": "B"}, "defaultVariant": "a",
+                    "targeting": {"cat": ["c", {"var": "suffix"}]}}}}
+                """#.utf8))
+        let details = try flags.details(\.banner, for: EvaluationContext(attributes: ["suffix": "x"]))
+        #expect(details.value == "Welcome" && details.reason == .error && details.errorCode == .general)
+        #expect(details.errorMessage?.contains(#"variant "cx""#) == true)
+        #expect(flags.value(\.banner, for: EvaluationContext(attributes: ["suffix": "x"])) == "Welcome")
+    }
+
+    @Test func configurationsOfUndeclaredKeysAreListedAndEvaluatedByKey() throws {
+        let flags = try pole()
+        let result = try flags.update(
+            with: Data(
+                #"""
+                {"flags": {"dark-mode": {"state": "ENABLED", "variants": {"true": true, "false": false}, "defaultVariant": "false",
+                    "targeting": {"==": [{"var": "targetingKey"}, "ann"]}},
+                  "mixed": {"state": "ENABLED", "variants": {"a": true, "b": "text"}, "defaultVariant": "a"}}}
+                """#.utf8))
+        #expect(result.rejected.map(\.key) == ["mixed"])
+        #expect(flags.configurations.keys.sorted() == ["dark-mode"])
+        // A rule giving true or false names the variant "true" or "false" (flagd's shorthand).
+        let ann = flags.details(forKey: "dark-mode", for: EvaluationContext(targetingKey: "ann"))
+        #expect(ann.value == true && ann.variant == "true" && ann.reason == .targetingMatch)
+        let bob = flags.details(forKey: "dark-mode", for: EvaluationContext(targetingKey: "bob"))
+        #expect(bob.value == false && bob.variant == "false")
+        let unknown = flags.details(forKey: "no-such-flag")
+        #expect(unknown.value == nil && unknown.reason == .error && unknown.errorCode == .flagNotFound)
+        let declared = flags.details(forKey: "rate-limit")
+        #expect(declared.value == 100 && declared.reason == .default)
+    }
+
+    @Test func plainValuesReplaceDefinitionsAndBack() throws {
+        let flags = try pole()
+        try flags.update(with: Data(Self.tenantRule.utf8))
+        #expect(flags.state(forKey: "new-checkout")?.origin == .targeting)
+        // A patch of plain values takes the named flag's definition away, and only its.
+        try flags.update(with: Data(#"{"new-checkout": true}"#.utf8), mode: .patch)
+        #expect(flags.newCheckout && flags.state(forKey: "new-checkout")?.origin == .remote)
+        #expect(flags.configurations.keys.sorted() == ["rate-limit"])
+        // A full state of plain values takes them all away.
+        try flags.update(with: Data(#"{"rate-limit": 7}"#.utf8))
+        #expect(flags.configurations.isEmpty && flags.rateLimit == 7 && !flags.newCheckout)
+        #expect(try flags.details(\.rateLimit).reason == .static)
+    }
+
+    @Test func aRuleChangedThroughOneStoreIsEvaluatedByEveryPoleOnIt() async throws {
+        let shared = InMemoryStore()
+        let writer = try FlagPole(ShopFlags(), overrides: InMemoryStore(), remote: shared)
+        let reader = try FlagPole(ShopFlags(), overrides: InMemoryStore(), remote: shared)
+        let acme = EvaluationContext(attributes: ["tenant": "acme"])
+        var changes = reader.changes.makeAsyncIterator()
+        try writer.update(with: Data(Self.tenantRule.utf8))
+        #expect(reader.value(\.newCheckout, for: acme))
+        // Only the rule changes (the default variant's value stays false): observers still hear of it.
+        try writer.update(
+            with: Data(Self.tenantRule.replacingOccurrences(of: #"["acme", "globex"]"#, with: #"["globex"]"#).utf8))
+        #expect(!reader.value(\.newCheckout, for: acme))
+        var sawRuleChange = false
+        while let state = await changes.next() {
+            if state.key == "new-checkout", state.configuration?.targeting?.description.contains("acme") == false {
+                sawRuleChange = true
+                break
+            }
+        }
+        #expect(sawRuleChange)
+    }
+
+    @Test func aBadDefinitionWrittenStraightIntoTheStoreIsReportedAndTheLastGoodOneKept() throws {
+        let remote = InMemoryStore()
+        let flags = try FlagPole(ShopFlags(), overrides: InMemoryStore(), remote: remote)
+        try flags.update(with: Data(Self.tenantRule.utf8))
+        // A hand edit of the stored configurations, as psql might make on a fleet's table.
+        let edited: StoredValue = [
+            "flags": [
+                "new-checkout": ["state": "ENABLED", "variants": ["on": true, "off": false], "defaultVariant": "off", "targeting": ["bogus": [1]]],
+                "banner": ["state": "ENABLED", "variants": ["x": "X"], "defaultVariant": "x", "targeting": ["nope": []]],
+            ]
+        ]
+        try remote.set(edited, forKey: "$flag-configurations")
+        #expect(flags.value(\.newCheckout, for: EvaluationContext(attributes: ["tenant": "acme"])))
+        #expect(ReportedErrors.forKey("new-checkout").contains { $0.message.contains("bogus") })
+        // A flag with no earlier good definition evaluates to an error naming the problem.
+        let banner = try flags.details(\.banner)
+        #expect(banner.reason == .error && banner.errorCode == .parseError && banner.errorMessage?.contains("nope") == true)
+        #expect(banner.value == "Welcome")
+    }
+}
