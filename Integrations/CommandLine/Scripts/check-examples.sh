@@ -15,8 +15,14 @@ bin="${1:-$package/.build/debug}"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# What the examples start from: a program's flag manifest, and a settings file.
+# What the examples start from: a program's flag manifest, a settings file,
+# and the payload of flag definitions the feature-flags guide's targeting example applies.
 (cd "$scratch" && "$bin/StowageFlagsProgram" shop-flags.overrides.json --once)
+cat > "$scratch/rollout.json" <<'JSON'
+{"flags": {"new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+  "targeting": {"if": [{"==": [{"var": "tenant"}, "acme"]}, "on", {"fractional": [["on", 5], ["off", 95]]}]},
+  "metadata": {"owner": "checkout"}}}}
+JSON
 printf '{\n  "database": {\n    "password": "s3cr3t"\n  },\n  "server": {\n    "port": 8080\n  },\n  "theme": "light"\n}\n' > "$scratch/settings.json"
 
 python3 - "$bin" "$scratch" "$package/README.md" "$root/Guides/FeatureFlags.md" <<'PY'

@@ -182,9 +182,55 @@ struct FlagCommandTests {
         #expect(watch.waitForLine(containing: "rate-limit = 100 (default)") != nil)
     }
 
+    /// A program whose remote values live in a file, with a payload of flag
+    /// definitions applied: the tool lists which flags target and evaluates
+    /// one for the context given on the command line.
+    @Test func evalGivesTheDetailsForAContextAndListShowsWhichFlagsTarget() throws {
+        let folder = Folder()
+        let payload = folder.url.appending(path: "definitions.json")
+        try Data(
+            #"""
+            {"flags": {
+                "new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                    "targeting": {"if": [{"==": [{"var": "tenant"}, "acme"]}, "on", {"fractional": [["on", 50], ["off", 50]]}]},
+                    "metadata": {"owner": "checkout"}},
+                "rate-limit": {"state": "ENABLED", "variants": {"low": 10}, "defaultVariant": "low"}
+            }}
+            """#.utf8
+        ).write(to: payload)
+        let program = try runToTheEnd(
+            "StowageFlagsProgram",
+            [folder.path("shop-flags.overrides.json"), "--remote", folder.path("remote.json"), "--apply", payload.path(percentEncoded: false), "--once"])
+        #expect(program.status == 0 && program.output.isEmpty, "\(program.output)\(program.error)")
+        let manifest = folder.path("shop-flags.overrides.manifest.json")
+
+        let acme = try stowage("flags", "eval", "--manifest", manifest, "new-checkout", "--context", "tenant=acme")
+        #expect(acme.status == 0)
+        #expect(acme.output == "value           true\nreason          TARGETING_MATCH\nvariant         on\nmetadata.owner  \"checkout\"\n", "\(acme.output)")
+
+        let split = try stowage("flags", "eval", "--manifest", manifest, "new-checkout", "--targeting-key", "user-7", "--json")
+        let details = try #require(try JSONSerialization.jsonObject(with: Data(split.output.utf8)) as? [String: Any])
+        #expect(details["reason"] as? String == "SPLIT" && ["on", "off"].contains(details["variant"] as? String))
+
+        let fixed = try stowage("flags", "eval", "--manifest", manifest, "rate-limit")
+        #expect(fixed.output.hasPrefix("value    10\nreason   STATIC\nvariant  low\n"), "\(fixed.output)")
+        let unknown = try stowage("flags", "eval", "--manifest", manifest, "no-such-flag")
+        #expect(unknown.status != 0 && unknown.error.contains("no-such-flag"))
+
+        let listed = try stowage("flags", "list", "--manifest", manifest)
+        let row = try #require(listed.output.split(separator: "\n").first { $0.hasPrefix("new-checkout") })
+        #expect(row.contains("targeting"), "\(listed.output)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try stowage("flags", "list", "--manifest", manifest, "--json").output.utf8)) as? [String: Any])
+        let flags = try #require(json["flags"] as? [[String: Any]])
+        #expect(flags[0]["origin"] as? String == "targeting" && flags[0]["targeting"] is [String: Any])
+        #expect(flags[1]["origin"] as? String == "remote" && flags[1]["value"] as? Int == 10)
+    }
+
     @Test func everyCommandHasHelpWithAnExample() throws {
         for command in [
-            ["flags"], ["flags", "list"], ["flags", "set"], ["flags", "reset"], ["flags", "watch"], ["get"], ["set"], ["remove"], ["list"], ["watch"], [],
+            ["flags"], ["flags", "list"], ["flags", "eval"], ["flags", "set"], ["flags", "reset"], ["flags", "watch"], ["get"], ["set"], ["remove"], ["list"],
+            ["watch"], [],
         ] {
             let help = try stowage(command + ["--help"])
             #expect(help.status == 0, "\(command)")

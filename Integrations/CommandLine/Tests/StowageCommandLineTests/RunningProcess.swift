@@ -21,8 +21,13 @@ func stowage(_ arguments: String..., environment: [String: String]? = nil) throw
 }
 
 func stowage(_ arguments: [String], environment: [String: String]? = nil) throws -> ToolRun {
+    try runToTheEnd("stowage", arguments, environment: environment)
+}
+
+/// Runs one of the package's executables to the end.
+func runToTheEnd(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolRun {
     let process = Process()
-    process.executableURL = executable("stowage")
+    process.executableURL = executable(name)
     process.arguments = arguments
     if let environment { process.environment = environment }
     let output = Pipe(), error = Pipe()

@@ -7,6 +7,7 @@ import StowageFlags
 //   StowageFlagsProgram OVERRIDES.json            writes the manifest, prints "manifest <path>",
 //                                                 then each change it sees, until standard input closes
 //   StowageFlagsProgram OVERRIDES.json --once     writes the manifest and exits
+//   … --remote REMOTE.json [--apply PAYLOAD.json]  keeps remote values in a file, after applying a payload
 
 struct ShopFlags: FlagContainer {
     enum Theme: String, Storable, CaseIterable { case light, dark, sepia }
@@ -30,7 +31,15 @@ guard let path = arguments.first else {
     FileHandle.standardError.write(Data("usage: StowageFlagsProgram OVERRIDES.json [--once]\n".utf8))
     exit(2)
 }
-let flags = try FlagPole(ShopFlags(), overrides: JSONFileStore(url: URL(filePath: path)))
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+}
+let remote: any UnderlyingStorage = option("--remote").map { JSONFileStore(url: URL(filePath: $0)) } ?? InMemoryStore()
+let flags = try FlagPole(ShopFlags(), overrides: JSONFileStore(url: URL(filePath: path)), remote: remote)
+if let payload = option("--apply") {
+    let result = try flags.update(with: Data(contentsOf: URL(filePath: payload)))
+    for error in result.rejected { say("rejected \(error.message)") }
+}
 let manifest = try flags.writeManifest()
 if arguments.contains("--once") { exit(0) }
 

@@ -14,6 +14,7 @@ extension FlagState {
             "value": value,
             "origin": .string(origin.rawValue),
             "overridden": .bool(isOverridden),
+            "targeting": configuration?.targeting ?? .null,
         ]
     }
 }

@@ -6,7 +6,7 @@ import StowageFlags
 struct FlagsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flags",
-        abstract: "List, override and watch a program's feature flags.",
+        abstract: "List, evaluate, override and watch a program's feature flags.",
         discussion: """
             Works from the manifest a program writes with FlagPole.writeManifest(), beside \
             its overrides file (app-flags.overrides.json gives app-flags.overrides.manifest.json). \
@@ -15,6 +15,6 @@ struct FlagsCommand: AsyncParsableCommand {
             Example:
               stowage flags set --manifest app-flags.overrides.manifest.json new-checkout true
             """,
-        subcommands: [FlagsListCommand.self, FlagsSetCommand.self, FlagsResetCommand.self, FlagsWatchCommand.self]
+        subcommands: [FlagsListCommand.self, FlagsEvalCommand.self, FlagsSetCommand.self, FlagsResetCommand.self, FlagsWatchCommand.self]
     )
 }

@@ -7,9 +7,11 @@ import StowageFlags
 struct FlagsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List every flag: key, value, origin, default, type and description.",
+        abstract: "List every flag: key, value, origin (targeting among them), default, type and description.",
         discussion: """
-            The origin is override, remote or default; an overridden flag is marked with *. \
+            The origin is override, targeting, remote or default; an overridden flag is marked \
+            with *, and a flag whose configuration has a targeting rule with "targets" (its value \
+            is then the one for an empty context: see stowage flags eval). \
             Overrides left for flags the program no longer declares are listed after the flags.
 
             Example:
@@ -41,7 +43,8 @@ struct FlagsListCommand: ParsableCommand {
             var rows = [["KEY", "VALUE", "ORIGIN", "DEFAULT", "TYPE", "DESCRIPTION"]]
             for state in states {
                 rows.append([
-                    state.key, state.value.jsonText, state.origin.rawValue + (state.isOverridden ? " *" : ""),
+                    state.key, state.value.jsonText,
+                    state.origin.rawValue + (state.isOverridden ? " *" : "") + (state.hasTargeting && state.origin != .targeting ? " (targets)" : ""),
                     state.defaultValue.jsonText, "\(state.type)", state.description,
                 ])
             }
