@@ -318,8 +318,62 @@ struct PostgresStoreFleetTests {
         #expect(try await firstElement(of: secondLimits) { $0 == 50 } == 50)
         #expect(first.rateLimit == 5, "the local override wins over the fleet's value")
         #expect(first.state(forKey: "rate-limit")?.origin == .override)
+        // The push reaches each store on its own: the first may not have it yet when the second has.
+        let firstLimits = first.changes(\.rateLimit)
         try first.removeOverride(\.rateLimit)
-        #expect(first.rateLimit == 50)
+        #expect(try await firstElement(of: firstLimits) { $0 == 50 } == 50)
         server.stop()
+    }
+
+    static let tenantRule = #"""
+        {"flags": {"new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+            "targeting": {"if": [{"in": [{"var": "tenant"}, ["acme"]]}, "on", {"fractional": [["on", 10], ["off", 90]]}]}}}}
+        """#
+
+    /// Flag definitions travel through the fleet's table like values: a rule
+    /// applied by one server, then changed by an operator in `psql`, is
+    /// evaluated by every server once the change is pushed, and a broken edit
+    /// is reported while every server keeps the last good rule.
+    @Test func aRuleChangedAnywhereIsEvaluatedByEveryServer() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        let writer = try FlagPole(FleetFlags(), overrides: InMemoryStore(), remote: try await database.openStore(namespace: namespace, options: Self.options))
+        let reader = try FlagPole(FleetFlags(), overrides: InMemoryStore(), remote: try await database.openStore(namespace: namespace, options: Self.options))
+        let (acme, globex) = (EvaluationContext(attributes: ["tenant": "acme"]), EvaluationContext(attributes: ["tenant": "globex"]))
+        let readerChanges = reader.changes
+        let writerChanges = writer.changes
+        let reports = RecordedReports.errors
+
+        let applied = ContinuousClock.now
+        let result = try await Task.detached { try writer.update(with: Data(Self.tenantRule.utf8)) }.value
+        #expect(result.rejected.isEmpty && result.changedKeys == ["new-checkout"])
+        _ = try await firstElement(of: readerChanges) { $0.key == "new-checkout" && $0.hasTargeting }
+        print("The rule reached the second server \(ContinuousClock.now - applied) after the first began to apply it.")
+        #expect(reader.value(\.newCheckout, for: acme) && !reader.value(\.newCheckout, for: globex))
+        // The split gives every server the same answer for the same user.
+        for user in 0..<200 {
+            let context = EvaluationContext(targetingKey: "user-\(user)")
+            #expect(reader.value(\.newCheckout, for: context) == writer.value(\.newCheckout, for: context))
+        }
+
+        // An operator moves the rule from one tenant to another in psql.
+        try database.psql(
+            "UPDATE stowage.entries SET value = replace(value, '[\"acme\"]', '[\"globex\"]') WHERE namespace = '\(namespace)' AND key = '$flag-configurations'")
+        for changes in [readerChanges, writerChanges] {
+            _ = try await firstElement(of: changes) { $0.key == "new-checkout" && $0.configuration?.targeting?.description.contains("globex") == true }
+        }
+        for pole in [reader, writer] {
+            #expect(!pole.value(\.newCheckout, for: acme) && pole.value(\.newCheckout, for: globex))
+        }
+
+        // A broken edit (an operator flagd does not have) is reported; every server keeps the rule it had.
+        try database.psql(
+            "UPDATE stowage.entries SET value = replace(value, '\"in\"', '\"inside\"') WHERE namespace = '\(namespace)' AND key = '$flag-configurations'")
+        let broken = await reports.first(matching: { $0.key == "new-checkout" && $0.message.contains(#"unknown operator "inside""#) })
+        #expect(broken != nil)
+        for pole in [reader, writer] {
+            #expect(pole.value(\.newCheckout, for: globex))
+            #expect(try pole.details(\.newCheckout, for: globex).reason == .targetingMatch)
+        }
     }
 }
