@@ -7,6 +7,8 @@ import Foundation
 /// events to ``ReportedEvents``.
 public enum ReportedErrors {
     private static let collected = Locked<[StorageError]>([])
+    /// How deep the stack was when the handler got each error, by key.
+    private static let depths = Locked<[String: Int]>([:])
     /// Broadcast on every report, for ``waitForReport(mentioning:seconds:)``.
     private static let arrival = NSCondition()
     private static let installation: Void = {
@@ -16,6 +18,10 @@ public enum ReportedErrors {
                 return
             }
             collected.withLock { $0.append(error) }
+            if let key = error.key {
+                let depth = Thread.callStackSymbols.count
+                depths.withLock { $0[key] = depth }
+            }
             arrival.lock()
             arrival.broadcast()
             arrival.unlock()
@@ -35,6 +41,11 @@ public enum ReportedErrors {
     }
 
     public static func install() { installation }
+
+    /// How many frames deep the handler ran when it got the last error about `key`.
+    public static func handlerDepth(forKey key: String) -> Int? {
+        depths.withLock { $0[key] }
+    }
 
     public static func forKey(_ key: String) -> [StorageError] {
         collected.withLock { $0.filter { $0.key == key } }

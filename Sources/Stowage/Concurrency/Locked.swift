@@ -20,6 +20,13 @@ import Musl
 /// let entries = Locked<[String: StoredValue]>([:])
 /// entries.withLock { $0["launchCount"] = 1 }
 /// ```
+///
+/// Keep a closure inside a struct, not as the state itself (`Locked<Handler>`
+/// where `struct Handler { let call: @Sendable () -> Void }`, not
+/// `Locked<@Sendable () -> Void>`): a bare closure passes through
+/// `withLock`'s generic `inout` and comes back wrapped in one more
+/// reabstraction thunk on every access, so each call runs deeper than the
+/// last, without bound.
 public final class Locked<State: Sendable>: @unchecked Sendable {
     // Safe to share: `state` is touched only inside `withLock`, which holds
     // the lock; the lock lives in its own allocation so its address never

@@ -32,14 +32,24 @@ public enum StowageReport: Sendable, CustomStringConvertible {
     /// error. It is called without any Stowage lock held, on the thread that
     /// met what it reports.
     public static var handler: @Sendable (StowageReport) -> Void {
-        get { handlerBox.withLock { $0 } }
-        set { handlerBox.withLock { $0 = newValue } }
+        get { handlerBox.withLock { $0.call } }
+        set { handlerBox.withLock { $0 = Handler(call: newValue) } }
     }
 
-    private static let handlerBox = Locked<@Sendable (StowageReport) -> Void> { report in
-        let line = "Stowage: \(report)\n"
-        _ = line.withCString { text in write(2, text, strlen(text)) }
+    /// The handler inside a struct: a closure kept bare in the generic
+    /// `Locked` is converted to the generic form and back on each access
+    /// through `inout`, which wraps it in one more reabstraction thunk per
+    /// read, so every report ran deeper and slower than the last. A struct's
+    /// field keeps its own form.
+    private struct Handler: Sendable {
+        let call: @Sendable (StowageReport) -> Void
     }
+
+    private static let handlerBox = Locked(
+        Handler { report in
+            let line = "Stowage: \(report)\n"
+            _ = line.withCString { text in write(2, text, strlen(text)) }
+        })
 
     /// Hands the report to the current handler; for stores, Stowage's and
     /// others' (the PostgreSQL store reports its outages with it).

@@ -12,10 +12,15 @@ import Stowage
 final class ConnectionAttempts: Sendable {
     private let lastFailure = Locked<String?>(nil)
     /// Told of each failed attempt at once, so the store says it is unreachable before a request times out.
-    private let failureHandler = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// In a struct, not bare: see `Locked` on keeping closures.
+    private let failureHandler = Locked(FailureHandler())
+
+    private struct FailureHandler: Sendable {
+        var call: (@Sendable (String) -> Void)?
+    }
 
     func onFailure(_ handler: @escaping @Sendable (String) -> Void) {
-        failureHandler.withLock { $0 = handler }
+        failureHandler.withLock { $0.call = handler }
     }
 
     /// The explanation of the last failed attempt, if one failed since the last success.
@@ -24,7 +29,7 @@ final class ConnectionAttempts: Sendable {
     func record(_ logged: String) {
         let explanation = Self.explanation(fromLogged: logged)
         lastFailure.withLock { $0 = explanation }
-        failureHandler.withLock { $0 }?(explanation)
+        failureHandler.withLock { $0.call }?(explanation)
     }
 
     func recordSuccess() {
