@@ -82,6 +82,7 @@ let package = Package(
         .executableTarget(name: "StowageEnvironmentValueFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageEnvironmentValueFuzzer"),
         .executableTarget(name: "StowageStorableDecodingFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageStorableDecodingFuzzer"),
         .executableTarget(name: "StowageJSONLogicFuzzer", dependencies: ["StowageFuzzing"], path: "Tools/StowageJSONLogicFuzzer"),
+        .executableTarget(name: "StowageFlagDefinitionsFuzzer", dependencies: ["Stowage", "StowageFuzzing"], path: "Tools/StowageFlagDefinitionsFuzzer"),
         .executableTarget(name: "StowageJSONTestSuiteCheck", dependencies: ["StowageJSON"], path: "Tools/StowageJSONTestSuiteCheck"),
         .executableTarget(
             name: "StowageJSONLogicCompat", dependencies: ["Stowage", "StowageFlags", "StowageJSON"], path: "Tools/StowageJSONLogicCompat"),

@@ -4,7 +4,7 @@
 #
 #   Scripts/fuzz.sh [seconds per target, default 60] [target...]
 #
-# Targets: json-parser, dotenv-parser, environment-values, storable-decoding, json-logic
+# Targets: json-parser, dotenv-parser, environment-values, storable-decoding, json-logic, flag-definitions
 # (all by default). Each is an executable of this package (Tools/Stowage*Fuzzer)
 # that runs a check from Tools/StowageFuzzing over every input; the checks
 # say which properties they hold beyond "nothing traps".
@@ -33,6 +33,7 @@ all_targets=(
     "environment-values StowageEnvironmentValueFuzzer 1024"
     "storable-decoding StowageStorableDecodingFuzzer 2048"
     "json-logic StowageJSONLogicFuzzer 4096"
+    "flag-definitions StowageFlagDefinitionsFuzzer 8192"
 )
 selected=()
 if [ $# -eq 0 ]; then

@@ -12,7 +12,7 @@ import Testing
 struct FuzzCorpusReplayTests {
     static let checks: [any FuzzCheck.Type] = [
         JSONParserFuzzCheck.self, DotEnvParserFuzzCheck.self, EnvironmentValueFuzzCheck.self, StorableDecodingFuzzCheck.self,
-        JSONLogicFuzzCheck.self,
+        JSONLogicFuzzCheck.self, FlagDefinitionsFuzzCheck.self,
     ]
 
     /// `Tools/Fuzz/` in the package.
