@@ -23,6 +23,19 @@ struct JSONLogicRuleTests {
         #expect(try evaluate(#"{"missing_some": [1, ["user.tier", "user.country"]]}"#, user) == [])
     }
 
+    /// An evaluation for a context builds only the entries the rule can
+    /// read: every `var` name written in it, what `fractional` buckets by,
+    /// and everything when a name is computed or the rule reads the whole data.
+    @Test func aRuleKnowsWhichEntriesOfTheDataItCanRead() throws {
+        func names(_ rule: String) throws -> Set<String>? { try JSONLogicRule(StoredValue(jsonText: rule)).dataNames }
+        #expect(try names(#"{"if": [{"==": [{"var": "user.tier"}, "gold"]}, {"var": ["plan", {"var": "fallback"}]}, "x"]}"#) == ["user", "plan", "fallback"])
+        #expect(try names(#"{"fractional": [["a", 1], ["b", 1]]}"#) == ["targetingKey", "$flagd"])
+        #expect(try names(#"{"var": {"cat": ["us", "er"]}}"#) == nil)
+        #expect(try names(#"{"missing": ["a", "b"]}"#) == nil)
+        #expect(try names(#"{"map": [[1, 2], {"var": ""}]}"#) == nil)
+        #expect(try names(#"{"+": [1, 2]}"#) == [])
+    }
+
     @Test func controlOperatorsReturnTheValueThatDecided() throws {
         #expect(try evaluate(#"{"if": [false, "a", {"==": [1, "1"]}, "b", "c"]}"#) == "b")
         #expect(try evaluate(#"{"if": [false, "a"]}"#) == .null)

@@ -36,11 +36,23 @@ public struct EvaluationContext: Sendable, Hashable {
     /// evaluated for. Empty unless a caller sets it with `$current.withValue`.
     @TaskLocal public static var current = EvaluationContext()
 
-    /// The data a rule evaluates against for `flagKey`, at `time`.
-    func logicData(flagKey: String, at time: Date) -> LogicValue {
-        var entries = attributes.mapValues(LogicValue.init)
-        entries["targetingKey"] = targetingKey.map(LogicValue.string) ?? .null
-        entries["$flagd"] = .object(["flagKey": .string(flagKey), "timestamp": .number(time.timeIntervalSince1970.rounded(.down))])
+    /// The data a rule evaluates against for `flagKey`, now: every entry, or
+    /// only `names` (those the rule can read), so a large context costs what
+    /// the rule reads of it.
+    func logicData(flagKey: String, names: Set<String>?) -> LogicValue {
+        var entries: [String: LogicValue] = [:]
+        if let names {
+            entries.reserveCapacity(names.count)
+            for name in names {
+                if let value = attributes[name] { entries[name] = LogicValue(value) }
+            }
+        } else {
+            entries = attributes.mapValues(LogicValue.init)
+        }
+        if names?.contains("targetingKey") ?? true { entries["targetingKey"] = targetingKey.map(LogicValue.string) ?? .null }
+        if names?.contains("$flagd") ?? true {
+            entries["$flagd"] = .object(["flagKey": .string(flagKey), "timestamp": .number(Date().timeIntervalSince1970.rounded(.down))])
+        }
         return .object(entries)
     }
 }

@@ -15,11 +15,28 @@ struct JSONLogicEvaluation {
             for element in elements { values.append(try evaluate(element, data: data)) }
             return .array(values)
         case .operation(let operation, let arguments, let path):
-            steps += 1
-            guard steps <= JSONLogicRule.maximumSteps else {
-                throw JSONLogicError(path: path, message: "the evaluation took more than \(JSONLogicRule.maximumSteps) steps")
-            }
+            try countStep(at: path)
             return try apply(operation, arguments, data: data, path: path)
+        case .lookup(let components, let fallback, let path):
+            try countStep(at: path)
+            var current = data
+            for component in components {
+                guard let next = current.property(component) else {
+                    guard let fallback else { return .null }
+                    return try evaluate(fallback, data: data)
+                }
+                current = next
+            }
+            // flagd's evaluator gives the default for a null it finds too (json-logic-js only for a missing key).
+            if case .null = current, let fallback { return try evaluate(fallback, data: data) }
+            return current
+        }
+    }
+
+    private mutating func countStep(at path: String) throws(JSONLogicError) {
+        steps += 1
+        guard steps <= JSONLogicRule.maximumSteps else {
+            throw JSONLogicError(path: path, message: "the evaluation took more than \(JSONLogicRule.maximumSteps) steps")
         }
     }
 

@@ -6,6 +6,10 @@ indirect enum JSONLogicNode: Sendable {
     case literal(LogicValue)
     case array([JSONLogicNode])
     case operation(JSONLogicOperator, [JSONLogicNode], path: String)
+    /// `var` of a name written in the rule (`{"var": "user.tier"}`), split
+    /// into its components once, when the rule is checked, not on every
+    /// evaluation; `fallback` is its second argument.
+    case lookup(components: [String], fallback: JSONLogicNode?, path: String)
 
     /// Checks `rule`, as json-logic-js reads it: an object with exactly one
     /// key is an operation, its value the argument list (a lone argument
@@ -35,9 +39,54 @@ indirect enum JSONLogicNode: Sendable {
             for (index, argument) in arguments.enumerated() {
                 nodes.append(try JSONLogicNode(argument, path: "\(place)[\(index)]", depth: depth + 1))
             }
-            self = .operation(operation, nodes, path: place)
+            if operation == .variable, let components = Self.components(ofLiteralName: nodes.first), nodes.count <= 2 {
+                self = .lookup(components: components, fallback: nodes.count == 2 ? nodes[1] : nil, path: place)
+            } else {
+                self = .operation(operation, nodes, path: place)
+            }
         default:
             self = .literal(LogicValue(rule))
+        }
+    }
+}
+
+extension JSONLogicNode {
+    /// The components of a `var` name written as text or a number (`"a.b"`,
+    /// `0`); `nil` for one computed at evaluation, or the empty name (the whole data).
+    private static func components(ofLiteralName node: JSONLogicNode?) -> [String]? {
+        guard case .literal(let name)? = node else { return nil }
+        switch name {
+        case .string(let text) where !text.isEmpty: return text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        case .number: return name.javaScriptString.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        default: return nil
+        }
+    }
+
+    /// Adds the names of the data's top-level entries the rule can read to
+    /// `names`, so that an evaluation builds only those from a context.
+    /// - Returns: `false` when the rule may read the whole data, or a name
+    ///   computed at evaluation: then every entry is needed.
+    func collectDataNames(into names: inout Set<String>) -> Bool {
+        switch self {
+        case .literal:
+            return true
+        case .array(let elements):
+            return elements.allSatisfy { $0.collectDataNames(into: &names) }
+        case .lookup(let components, let fallback, _):
+            names.insert(components[0])
+            return fallback?.collectDataNames(into: &names) ?? true
+        case .operation(let operation, let arguments, _):
+            switch operation {
+            case .variable, .missing, .missingSome:
+                // A name computed by an operation, or the whole data.
+                return false
+            case .fractional:
+                // Without a bucketing value, it buckets by the flag's key and the targeting key.
+                names.formUnion(["targetingKey", "$flagd"])
+            default:
+                break
+            }
+            return arguments.allSatisfy { $0.collectDataNames(into: &names) }
         }
     }
 }

@@ -13,11 +13,17 @@ package struct JSONLogicRule: Sendable {
     package static let maximumSteps = 100_000
 
     let root: JSONLogicNode
+    /// The top-level entries of the data the rule can read (`var` of a name
+    /// written in it, and what `fractional` buckets by); `nil` when it may
+    /// read any. An evaluation builds only these from a context.
+    package let dataNames: Set<String>?
 
     /// Checks `rule`.
     /// - Throws: ``JSONLogicError`` naming the place in the rule (`$.and[1]`) and what is wrong there.
     package init(_ rule: StoredValue) throws(JSONLogicError) {
         root = try JSONLogicNode(rule, path: "$", depth: 0)
+        var names: Set<String> = []
+        dataNames = root.collectDataNames(into: &names) ? names : nil
     }
 
     /// The rule's value for `data`.
