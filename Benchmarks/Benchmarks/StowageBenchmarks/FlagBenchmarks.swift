@@ -20,6 +20,7 @@ func registerFlagBenchmarks() {
     registerFlagUpdateBenchmarks()
     registerFlagListingBenchmarks()
     registerFlagExternalOverrideBenchmarks()
+    registerFlagTargetingBenchmarks()
 }
 
 // MARK: - 13a–13e, 13n Reads
