@@ -44,7 +44,11 @@ package struct FlagDefinitionsFuzzCheck: FuzzCheck {
     package func check(_ input: [UInt8]) throws(PropertyViolation) {
         guard let value = try? JSONParser().parse(input) else { return }
         let (payloadValue, contextValue): (StoredValue, StoredValue)
-        if case .array(let pair) = value, pair.count == 2 { (payloadValue, contextValue) = (pair[0], pair[1]) } else { (payloadValue, contextValue) = (value, [:]) }
+        if case .array(let pair) = value, pair.count == 2 {
+            (payloadValue, contextValue) = (pair[0], pair[1])
+        } else {
+            (payloadValue, contextValue) = (value, [:])
+        }
         guard case .dictionary(var payload) = payloadValue else { return }
         if case .dictionary? = payload["flags"] {} else { payload["flags"] = [:] }  // always definitions, never values
         let flags: FlagPole<FuzzFlags>
@@ -105,7 +109,9 @@ package struct FlagDefinitionsFuzzCheck: FuzzCheck {
         }
     }
 
-    private func checkRead(_ key: String, flags: FlagPole<FuzzFlags>, context: EvaluationContext, details: FlagEvaluation<StoredValue?>) throws(PropertyViolation) {
+    private func checkRead(
+        _ key: String, flags: FlagPole<FuzzFlags>, context: EvaluationContext, details: FlagEvaluation<StoredValue?>
+    ) throws(PropertyViolation) {
         let read: StoredValue?
         switch key {
         case "enabled": read = .bool(flags.value(\.enabled, for: context))
@@ -113,7 +119,9 @@ package struct FlagDefinitionsFuzzCheck: FuzzCheck {
         case "banner": read = .string(flags.value(\.banner, for: context))
         default: read = .double(flags.value(\.ratio, for: context))
         }
-        guard read == details.value else { throw PropertyViolation("\(key) reads \(String(describing: read)) but evaluates to \(String(describing: details.value))") }
+        guard read == details.value else {
+            throw PropertyViolation("\(key) reads \(String(describing: read)) but evaluates to \(String(describing: details.value))")
+        }
     }
 
     /// A configuration in flagd's JSON form.

@@ -37,18 +37,25 @@ extension FlagBoard {
     private func state(at index: Int, overrides: [String: StoredValue], remote: [String: StoredValue]) -> FlagState {
         let definition = definitions[index]
         let configuration = configurations.configuration(forKey: definition.key)
-        for (origin, layer, values) in [(FlagOrigin.override, overrideLayer, overrides), (.remote, remoteLayer, remote)] {
-            if origin == .remote, let configuration, configuration.rule != nil, configuration.configuration.isEnabled {
-                let resolution = resolveBelowOverrides(key: definition.key, context: EvaluationContext.current)
-                return FlagState(
-                    definition: definition, value: resolution.value ?? definition.defaultValue, origin: .targeting, configuration: configuration.configuration)
-            }
-            guard let stored = values[definition.key],
-                let canonical = try? checkers[index].canonicalValue(stored, in: layer.source, key: definition.key)
-            else { continue }
-            return FlagState(definition: definition, value: canonical, origin: origin, configuration: configuration?.configuration)
+        if let canonical = canonicalValue(at: index, in: overrides, of: overrideLayer) {
+            return FlagState(definition: definition, value: canonical, origin: .override, configuration: configuration?.configuration)
+        }
+        if let configuration, configuration.rule != nil, configuration.configuration.isEnabled {
+            let resolution = resolveBelowOverrides(key: definition.key, context: EvaluationContext.current)
+            return FlagState(
+                definition: definition, value: resolution.value ?? definition.defaultValue, origin: .targeting, configuration: configuration.configuration)
+        }
+        if let canonical = canonicalValue(at: index, in: remote, of: remoteLayer) {
+            return FlagState(definition: definition, value: canonical, origin: .remote, configuration: configuration?.configuration)
         }
         return FlagState(definition: definition, value: definition.defaultValue, origin: .default, configuration: configuration?.configuration)
+    }
+
+    /// The flag's value among `values`, as its checker gives it, or `nil`.
+    private func canonicalValue(at index: Int, in values: [String: StoredValue], of layer: FlagSourceLayer) -> StoredValue? {
+        let key = definitions[index].key
+        guard let stored = values[key] else { return nil }
+        return try? checkers[index].canonicalValue(stored, in: layer.source, key: key)
     }
 
     /// What a source layer holds for the flags, listed at one moment when the
