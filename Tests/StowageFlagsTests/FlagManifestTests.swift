@@ -23,6 +23,43 @@ struct FlagManifestTests {
         #expect(manifest.flag(forKey: "app.search.model")?.groups == [FlagGroupDefinition(name: "search", description: "Search")])
     }
 
+    /// The manifest says where the flags' configurations are kept and how
+    /// the program's splits bucket, so a tool evaluates a flag as the
+    /// program does; a manifest written before either existed reads the defaults.
+    @Test func aManifestCarriesTheBucketingAndWhereConfigurationsAreKept() throws {
+        let directory = TemporaryDirectory()
+        let flags = try FlagPole(
+            SharedFlags(), overrides: JSONFileStore(url: directory.url("overrides.json")), remote: JSONFileStore(url: directory.url("remote.json")),
+            options: FlagPole.Options(fractionalBucketing: .flagdGo))
+        try flags.update(
+            with: Data(
+                #"{"flags": {"new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"fractional": [["on", 1], ["off", 1]]}}}}"#
+                    .utf8))
+        let manifest = try FlagManifest(contentsOf: try flags.writeManifest())
+        #expect(manifest.fractionalBucketing == .flagdGo && manifest.configurationsKey == FlagPole<SharedFlags>.configurationsKey)
+        let tool = try FlagConsole(manifest)
+        #expect(tool.configurations["new-checkout"]?.hasTargeting == true)
+        #expect(tool.state(forKey: "new-checkout")?.origin == .targeting)
+        for user in 0..<50 {
+            let context = EvaluationContext(targetingKey: "user-\(user)")
+            #expect(tool.details(forKey: "new-checkout", for: context).variant == flags.details(forKey: "new-checkout", for: context).variant)
+        }
+
+        let old = directory.write(
+            #"{"format": "stowage-flags", "version": 1, "container": "C", "keyStrategy": {"separator": ".", "caseStyle": "kebab-case"}, "remoteUpdateTimeKey": "t", "flags": []}"#,
+            to: "old.json")
+        let read = try FlagManifest(contentsOf: old)
+        #expect(read.fractionalBucketing == .flagdCore && read.configurationsKey == FlagPole<SharedFlags>.configurationsKey)
+        let unknown = directory.write(
+            #"{"format": "stowage-flags", "version": 1, "container": "C", "keyStrategy": {"separator": ".", "caseStyle": "kebab-case"}, "remoteUpdateTimeKey": "t", "flags": [], "fractionalBucketing": "dice"}"#,
+            to: "unknown.json")
+        #expect {
+            try FlagManifest(contentsOf: unknown)
+        } throws: { error in
+            (error as? StorageError)?.message.contains("flagd-go-0.16") == true
+        }
+    }
+
     @Test func writingTheSameManifestAgainLeavesTheFileAlone() throws {
         let directory = TemporaryDirectory()
         let flags = try FlagPole(SharedFlags(), overrides: JSONFileStore(url: directory.url("overrides.json")))

@@ -271,4 +271,73 @@ struct FlagTargetingTests {
         #expect(banner.reason == .error && banner.errorCode == .parseError && banner.errorMessage?.contains("nope") == true)
         #expect(banner.value == "Welcome")
     }
+
+    struct ColourFlags: FlagContainer {
+        @Flag("The header's colour") var headerColor = "#000000"
+        @Flag("The same, seeded") var customSeededHeaderColor = "#000000"
+        @Flag("The footer's colour") var footerColor = "#000000"
+    }
+
+    static let colours: StoredValue = ["red": "#FF0000", "blue": "#0000FF", "green": "#00FF00", "yellow": "#FFFF00"]
+
+    private func colourPayload(_ rules: [String: StoredValue]) -> [String: StoredValue] {
+        ["flags": .dictionary(rules.mapValues { ["state": "ENABLED", "variants": Self.colours, "defaultVariant": "red", "targeting": $0] })]
+    }
+
+    /// flagd v0.16.1's Go evaluator buckets text by its UTF-8 bytes, and
+    /// without a bucketing value the flag's key joined to the targeting key.
+    /// The expected variants are those of flagd's own tests at that version
+    /// (core/pkg/evaluator/fractional_test.go), not computed here.
+    @Test func flagdGoBucketingGivesWhatFlagdsOwnTestsExpect() throws {
+        let flags = try FlagPole(ColourFlags(), overrides: InMemoryStore(), options: FlagPole.Options(fractionalBucketing: .flagdGo))
+        let quarters: [StoredValue] = [["red", 25], ["blue", 25], ["green", 25], ["yellow", 25]]
+        try flags.update(
+            with: colourPayload([
+                "header-color": ["fractional": .array([["cat": [["var": "$flagd.flagKey"], ["var": "email"]]]] + quarters)],
+                "custom-seeded-header-color": ["fractional": .array([["cat": ["my-seed", ["var": "email"]]]] + quarters)],
+                "footer-color": ["fractional": .array([["var": "email"]] + quarters)],
+            ]))
+        func variant(_ key: String, _ email: String) -> String? {
+            flags.details(forKey: key, for: EvaluationContext(attributes: ["email": .string(email)])).variant
+        }
+        // flagd's tests name the flag headerColor; the key joined in by cat is the flag's key here.
+        let renamed = try FlagPole(
+            ColourFlagsCamel(), keyStrategy: StorageKeyStrategy(caseStyle: .asWritten), overrides: InMemoryStore(),
+            options: FlagPole.Options(fractionalBucketing: .flagdGo))
+        try renamed.update(
+            with: colourPayload(["headerColor": ["fractional": .array([["cat": [["var": "$flagd.flagKey"], ["var": "email"]]]] + quarters)]]))
+        func camel(_ email: String) -> String? {
+            renamed.details(forKey: "headerColor", for: EvaluationContext(attributes: ["email": .string(email)])).variant
+        }
+        #expect([camel("rachel@faas.com"), camel("monica@faas.com"), camel("joey@faas.com"), camel("ross@faas.com")] == ["blue", "yellow", "red", "blue"])
+        #expect(
+            ["rachel", "monica", "joey", "ross"].map { variant("custom-seeded-header-color", "\($0)@faas.com") } == ["green", "red", "blue", "green"])
+        #expect(variant("footer-color", "ross@faas.com") == "red")
+
+        // Without a bucketing value, and with one the context lacks: the flag's key and the targeting key.
+        try renamed.update(
+            with: colourPayload([
+                "headerColor": ["fractional": [["blue", 50], ["green", 50]]],
+                "customSeededHeaderColor": ["fractional": [["var": "email"], ["red", 50], ["blue", 50]]],
+            ]))
+        let foo = EvaluationContext(targetingKey: "foo@foo.com")
+        #expect(renamed.details(forKey: "headerColor", for: foo).variant == "green")
+        // (flagd's test names this flag headerColor too; the key joined in is the one evaluated.)
+        let lacking = try FlagPole(
+            ColourFlagsCamel(), keyStrategy: StorageKeyStrategy(caseStyle: .asWritten), overrides: InMemoryStore(),
+            options: FlagPole.Options(fractionalBucketing: .flagdGo))
+        try lacking.update(with: colourPayload(["headerColor": ["fractional": [["var": "email"], ["red", 50], ["blue", 50]]]]))
+        #expect(lacking.details(forKey: "headerColor", for: foo).variant == "blue")
+
+        // openfeature-flagd-core 2.0.0, the default, gives no variant for a bucketing value the context lacks.
+        let core = try FlagPole(ColourFlagsCamel(), keyStrategy: StorageKeyStrategy(caseStyle: .asWritten), overrides: InMemoryStore())
+        try core.update(with: colourPayload(["headerColor": ["fractional": [["var": "email"], ["red", 50], ["blue", 50]]]]))
+        let fallback = core.details(forKey: "headerColor", for: foo)
+        #expect(fallback.variant == "red" && fallback.reason == .default)
+    }
+
+    struct ColourFlagsCamel: FlagContainer {
+        @Flag("The header's colour") var headerColor = "#000000"
+        @Flag("The same, seeded") var customSeededHeaderColor = "#000000"
+    }
 }

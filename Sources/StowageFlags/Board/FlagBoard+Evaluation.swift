@@ -71,7 +71,7 @@ extension FlagBoard {
         let result: LogicValue
         let isSplit: Bool
         do {
-            (result, isSplit) = try rule.evaluateNotingSplit(context.logicData(flagKey: key, names: rule.dataNames))
+            (result, isSplit) = try rule.evaluateNotingSplit(context.logicData(flagKey: key, names: rule.dataNames), bucketing: bucketing)
         } catch {
             return FlagResolution(
                 reason: .error, errorCode: .general, errorMessage: "flag \(key): its targeting rule failed at \(error.path): \(error.message).")

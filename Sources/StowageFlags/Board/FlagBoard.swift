@@ -18,14 +18,17 @@ final class FlagBoard: Sendable {
     let remoteLayer: FlagSourceLayer
     /// The configurations in flagd's format the remote store holds, compiled.
     let configurations: FlagConfigurations
+    /// How `fractional` buckets in their rules.
+    let bucketing: FractionalBucketing
 
     /// The key under which a remote update records its time, in the remote store.
     static let remoteUpdateTimeKey = "$remote-updated-at"
 
     init(
         definitions: [FlagDefinition], checkers: [any FlagValueChecker], containerName: String, separator: String,
-        overrides: any UnderlyingStorage, remote: any UnderlyingStorage
+        overrides: any UnderlyingStorage, remote: any UnderlyingStorage, bucketing: FractionalBucketing = .flagdCore
     ) {
+        self.bucketing = bucketing
         self.definitions = definitions
         self.checkers = checkers
         self.containerName = containerName

@@ -50,7 +50,8 @@ public final class FlagConsole: Sendable {
             definitions: manifest.flags, checkers: manifest.flags.map { ManifestValueChecker(type: $0.type) },
             containerName: manifest.container, separator: manifest.keyStrategy.separator,
             overrides: overrides.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout),
-            remote: manifest.remote?.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout) ?? InMemoryStore()
+            remote: manifest.remote?.openStore(changeDetection: changeDetection, lockTimeout: lockTimeout) ?? InMemoryStore(),
+            bucketing: manifest.fractionalBucketing
         )
         board.loadConfigurations()
     }

@@ -31,10 +31,19 @@ public struct FlagManifest: Sendable, Hashable {
     public var remote: FlagFileLocation?
     /// The key under which the remote store records the time of the last update.
     public var remoteUpdateTimeKey: String
+    /// The key under which the remote store keeps the flags' configurations
+    /// in flagd's format, which say which flags target and how: a tool reads
+    /// them there (``FlagConsole/configurations``).
+    public var configurationsKey: String
+    /// How the program's `fractional` splits bucket, so that a tool
+    /// evaluates a flag as the program does. Absent from a manifest written
+    /// before flags could target: ``FractionalBucketing/flagdCore``.
+    public var fractionalBucketing: FractionalBucketing
 
     public init(
         container: String, keyStrategy: StorageKeyStrategy, flags: [FlagDefinition],
-        overrides: FlagFileLocation?, remote: FlagFileLocation?, remoteUpdateTimeKey: String
+        overrides: FlagFileLocation?, remote: FlagFileLocation?, remoteUpdateTimeKey: String,
+        configurationsKey: String, fractionalBucketing: FractionalBucketing = .flagdCore
     ) {
         self.container = container
         self.keyStrategy = keyStrategy
@@ -42,6 +51,8 @@ public struct FlagManifest: Sendable, Hashable {
         self.overrides = overrides
         self.remote = remote
         self.remoteUpdateTimeKey = remoteUpdateTimeKey
+        self.configurationsKey = configurationsKey
+        self.fractionalBucketing = fractionalBucketing
     }
 
     /// The flag with `key`.
@@ -95,8 +106,21 @@ public struct FlagManifest: Sendable, Hashable {
             flags: flags,
             overrides: try members["overrides"].map { value throws(StorageError) in try FlagFileLocation(storedValue: value, context: "overrides") },
             remote: try members["remote"].map { value throws(StorageError) in try FlagFileLocation(storedValue: value, context: "remote") },
-            remoteUpdateTimeKey: try ManifestReading.string(members, "remoteUpdateTimeKey", at: "top level")
+            remoteUpdateTimeKey: try ManifestReading.string(members, "remoteUpdateTimeKey", at: "top level"),
+            configurationsKey: members["configurationsKey"] == nil
+                ? FlagConfigurations.storeKey : try ManifestReading.string(members, "configurationsKey", at: "top level"),
+            fractionalBucketing: try Self.bucketing(in: members)
         )
+    }
+
+    private static func bucketing(in members: [String: StoredValue]) throws(StorageError) -> FractionalBucketing {
+        guard members["fractionalBucketing"] != nil else { return .flagdCore }
+        let name = try ManifestReading.string(members, "fractionalBucketing", at: "top level")
+        guard let bucketing = FractionalBucketing(rawValue: name) else {
+            throw ManifestReading.invalid(
+                "fractionalBucketing", expected: FractionalBucketing.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))
+        }
+        return bucketing
     }
 
     /// The manifest as the members of its JSON object.
@@ -110,6 +134,8 @@ public struct FlagManifest: Sendable, Hashable {
             "keyStrategy": .dictionary(strategy),
             "flags": .array(flags.map(\.manifestValue)),
             "remoteUpdateTimeKey": .string(remoteUpdateTimeKey),
+            "configurationsKey": .string(configurationsKey),
+            "fractionalBucketing": .string(fractionalBucketing.rawValue),
         ]
         if let overrides { members["overrides"] = overrides.storedValue }
         if let remote { members["remote"] = remote.storedValue }

@@ -12,7 +12,8 @@ extension FlagPole {
         FlagManifest(
             container: String(describing: Container.self), keyStrategy: keyStrategy, flags: definitions,
             overrides: FlagFileLocation(of: overrides), remote: FlagFileLocation(of: remote),
-            remoteUpdateTimeKey: Self.remoteUpdateTimeKey
+            remoteUpdateTimeKey: Self.remoteUpdateTimeKey, configurationsKey: Self.configurationsKey,
+            fractionalBucketing: options.fractionalBucketing
         )
     }
 

@@ -51,6 +51,10 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
     /// The key under which ``update(with:mode:)-(Sequence<UInt8>,_)`` records, in ``remote``, when it last applied a payload.
     public static var remoteUpdateTimeKey: String { FlagBoard.remoteUpdateTimeKey }
 
+    /// The key under which ``remote`` keeps the flags' configurations in
+    /// flagd's format, when a payload of definitions sent them.
+    public static var configurationsKey: String { FlagConfigurations.storeKey }
+
     /// Opens a flag container.
     ///
     /// - Parameters:
@@ -94,7 +98,8 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         }
         let board = FlagBoard(
             definitions: catalog.definitions, checkers: catalog.declarations, containerName: String(describing: Container.self),
-            separator: keyStrategy.separator, overrides: overrides ?? JSONFileStore(url: Self.defaultOverridesURL), remote: remote
+            separator: keyStrategy.separator, overrides: overrides ?? JSONFileStore(url: Self.defaultOverridesURL), remote: remote,
+            bucketing: options.fractionalBucketing
         )
         let store = board.store
         var references: [any Sendable] = []
@@ -140,9 +145,15 @@ public final class FlagPole<Container: FlagContainer>: Sendable {
         /// reader in between sees the new remote values with the old
         /// overrides still over them.
         public var remoteUpdatesClearOverrides: Bool
+        /// How `fractional` splits in targeting rules bucket: as
+        /// openfeature-flagd-core 2.0.0 does (the default), or as flagd
+        /// v0.16.1's Go evaluator does; pick what the other providers reading
+        /// the same rules run (see ``FractionalBucketing``).
+        public var fractionalBucketing: FractionalBucketing
 
-        public init(remoteUpdatesClearOverrides: Bool = false) {
+        public init(remoteUpdatesClearOverrides: Bool = false, fractionalBucketing: FractionalBucketing = .flagdCore) {
             self.remoteUpdatesClearOverrides = remoteUpdatesClearOverrides
+            self.fractionalBucketing = fractionalBucketing
         }
     }
 

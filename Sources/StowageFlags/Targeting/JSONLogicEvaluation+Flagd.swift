@@ -61,6 +61,55 @@ extension JSONLogicEvaluation {
         }
     }
 
+    /// `fractional` as flagd v0.16.1's Go evaluator computes it (see
+    /// ``FractionalBucketing/flagdGo``): text bucketed by its UTF-8 bytes,
+    /// else the flag's key joined to the targeting key.
+    static func goFractional(_ values: [LogicValue], data: LogicValue) -> LogicValue {
+        guard let first = values.first else { return .null }
+        var fractions = values[...]
+        let bucketBy: String
+        if case .string(let text) = first {
+            bucketBy = text
+            fractions = fractions.dropFirst()
+        } else {
+            // A null first argument (an attribute the context lacks) is dropped; anything else is read as a variant.
+            if case .null = first { fractions = fractions.dropFirst() }
+            guard case .string(let targetingKey)? = data.property("targetingKey"), !targetingKey.isEmpty else { return .null }
+            var flagKey = ""
+            if case .string(let key)? = data.property("$flagd")?.property("flagKey") { flagKey = key }
+            bucketBy = flagKey + targetingKey
+        }
+        var variants: [(variant: LogicValue, weight: UInt64)] = []
+        var total: UInt64 = 0
+        for fraction in fractions {
+            guard case .array(let pair) = fraction, let variant = pair.first else { return .null }
+            switch variant {
+            case .string, .bool, .number, .null: break
+            default: return .null
+            }
+            var weight: UInt64 = 1
+            if pair.count >= 2 {
+                switch pair[1] {
+                case .null: break
+                case .number(let number):
+                    guard number.rounded(.towardZero) == number, number <= Double(Int32.max) else { return .null }
+                    weight = number < 0 ? 0 : UInt64(number)
+                default: return .null
+                }
+            }
+            variants.append((variant, weight))
+            total += weight
+        }
+        guard total > 0, total <= UInt64(Int32.max) else { return .null }
+        let bucket = (UInt64(FractionalBucket.murmurHash3(Array(bucketBy.utf8))) * total) >> 32
+        var end: UInt64 = 0
+        for (variant, weight) in variants {
+            end += weight
+            if bucket < end { return variant }
+        }
+        return .null
+    }
+
     /// `starts_with` and `ends_with`: two strings, else null.
     static func affixComparison(_ values: [LogicValue], prefix: Bool) -> LogicValue {
         guard values.count == 2, case .string(let text) = values[0], case .string(let affix) = values[1] else { return .null }

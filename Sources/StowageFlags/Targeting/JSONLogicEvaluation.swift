@@ -1,9 +1,15 @@
 /// One evaluation of a checked rule: JsonLogic's `apply`, as flagd's evaluators run it, operation by
 /// operation, counting its steps against ``JSONLogicRule/maximumSteps``.
 struct JSONLogicEvaluation {
+    /// How `fractional` buckets.
+    let bucketing: FractionalBucketing
     private var steps = 0
     /// What the last `fractional` gave, so that a flag can tell a variant a split chose (reason `SPLIT`).
     private(set) var lastFractionalResult: LogicValue?
+
+    init(bucketing: FractionalBucketing = .flagdCore) {
+        self.bucketing = bucketing
+    }
 
     mutating func evaluate(_ node: JSONLogicNode, data: LogicValue) throws(JSONLogicError) -> LogicValue {
         switch node {
@@ -71,9 +77,12 @@ struct JSONLogicEvaluation {
         var values: [LogicValue] = []
         values.reserveCapacity(arguments.count)
         for argument in arguments { values.append(try evaluate(argument, data: data)) }
-        let result = try JSONLogicEvaluation.compute(operation, values, data: data, path: path)
-        if operation == .fractional { lastFractionalResult = result }
-        return result
+        if operation == .fractional {
+            let result = bucketing == .flagdGo ? Self.goFractional(values, data: data) : Self.fractional(values, data: data)
+            lastFractionalResult = result
+            return result
+        }
+        return try JSONLogicEvaluation.compute(operation, values, data: data, path: path)
     }
 
     /// `map`, `filter`, `all`, `none` and `some`: the first argument's

@@ -35,8 +35,12 @@ package struct JSONLogicRule: Sendable {
 
     /// The rule's value for `data`, and whether a `fractional` chose it (the
     /// rule gives what its last `fractional` gave): a flag's reason is then `SPLIT`.
-    package func evaluateNotingSplit(_ data: LogicValue) throws(JSONLogicError) -> (value: LogicValue, isSplit: Bool) {
-        var evaluation = JSONLogicEvaluation()
+    package func evaluateNotingSplit(
+        _ data: LogicValue, bucketing: FractionalBucketing = .flagdCore
+    ) throws(JSONLogicError) -> (
+        value: LogicValue, isSplit: Bool
+    ) {
+        var evaluation = JSONLogicEvaluation(bucketing: bucketing)
         let value = try evaluation.evaluate(root, data: data)
         return (value, value != .null && evaluation.lastFractionalResult == value)
     }
