@@ -217,7 +217,9 @@ enum ThousandDefinitions {
                 let conditions: [StoredValue] = (0..<count).map { position in
                     position % 2 == 0 ? [">": [["var": "score"], .signedInteger(Int64(generator.next() % 100))]] : ["==": [["var": "tier"], "premium"]]
                 }
-                flag["targeting"] = ["if": [["or": [["and": .array(Array(conditions.prefix(2)))], ["and": .array(Array(conditions.dropFirst(2)))]]], "on", "off"]]
+                flag["targeting"] = [
+                    "if": [["or": [["and": .array(Array(conditions.prefix(2)))], ["and": .array(Array(conditions.dropFirst(2)))]]], "on", "off"]
+                ]
             }
             flags["flag_\(index)"] = .dictionary(flag)
         }
