@@ -216,6 +216,8 @@ struct FlagCommandTests {
         #expect(fixed.output.hasPrefix("value    10\nreason   STATIC\nvariant  low\n"), "\(fixed.output)")
         let unknown = try stowage("flags", "eval", "--manifest", manifest, "no-such-flag")
         #expect(unknown.status != 0 && unknown.error.contains("no-such-flag"))
+        let malformed = try stowage("flags", "eval", "--manifest", manifest, "new-checkout", "--context", "tenant")
+        #expect(malformed.status != 0 && malformed.error.contains("--context takes NAME=VALUE; tenant has no name."), "\(malformed.error)")
 
         let listed = try stowage("flags", "list", "--manifest", manifest)
         let row = try #require(listed.output.split(separator: "\n").first { $0.hasPrefix("new-checkout") })
