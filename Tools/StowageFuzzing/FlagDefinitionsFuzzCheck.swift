@@ -85,7 +85,7 @@ package struct FlagDefinitionsFuzzCheck: FuzzCheck {
 
         do {
             let stored: [String: StoredValue] = [
-                "flags": .dictionary(configurations.mapValues(Self.stored)), "metadata": .dictionary(flags.configurationMetadata),
+                "flags": .dictionary(configurations.mapValues(\.flagdValue)), "metadata": .dictionary(flags.configurationMetadata),
             ]
             let reread = try flags.update(with: stored)
             guard reread.rejected.isEmpty, flags.configurations == configurations else {
@@ -122,15 +122,5 @@ package struct FlagDefinitionsFuzzCheck: FuzzCheck {
         guard read == details.value else {
             throw PropertyViolation("\(key) reads \(String(describing: read)) but evaluates to \(String(describing: details.value))")
         }
-    }
-
-    /// A configuration in flagd's JSON form.
-    private static func stored(_ configuration: FlagConfiguration) -> StoredValue {
-        var entries: [String: StoredValue] = [
-            "state": .string(configuration.isEnabled ? "ENABLED" : "DISABLED"), "variants": .dictionary(configuration.variants),
-            "defaultVariant": configuration.defaultVariant.map(StoredValue.string) ?? .null, "metadata": .dictionary(configuration.metadata),
-        ]
-        if let targeting = configuration.targeting { entries["targeting"] = targeting }
-        return .dictionary(entries)
     }
 }

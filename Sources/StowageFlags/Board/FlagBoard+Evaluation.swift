@@ -87,10 +87,11 @@ extension FlagBoard {
                 reason: .error, errorCode: .general, errorMessage: "flag \(key): its targeting rule gave a list or an object, not the name of a variant.")
         }
         guard let value = configuration.variants[name] else {
+            // The name is not shown: a rule may give a context's attribute (an email, a token) as it is.
             return FlagResolution(
                 reason: .error, errorCode: .general,
                 errorMessage:
-                    "flag \(key): its targeting rule chose variant \"\(name)\", which is none of its variants (\(configuration.variants.keys.sorted().joined(separator: ", ")))."
+                    "flag \(key): its targeting rule gave a name that is none of its variants (\(configuration.variants.keys.sorted().joined(separator: ", ")))."
             )
         }
         return FlagResolution(value: value, variant: name, reason: isSplit ? .split : .targetingMatch)

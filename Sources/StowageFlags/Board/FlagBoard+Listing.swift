@@ -40,10 +40,13 @@ extension FlagBoard {
         if let canonical = canonicalValue(at: index, in: overrides, of: overrideLayer) {
             return FlagState(definition: definition, value: canonical, origin: .override, configuration: configuration?.configuration)
         }
-        if let configuration, configuration.rule != nil, configuration.configuration.isEnabled {
+        if configuration != nil || configurations.lookUp(definition.key).broken != nil {
+            // As a read gives it: the configuration decides, whatever the remote value says.
             let resolution = resolveBelowOverrides(key: definition.key, context: EvaluationContext.current)
+            let origin: FlagOrigin =
+                configuration?.rule != nil && configuration?.configuration.isEnabled == true ? .targeting : resolution.value == nil ? .default : .remote
             return FlagState(
-                definition: definition, value: resolution.value ?? definition.defaultValue, origin: .targeting, configuration: configuration.configuration)
+                definition: definition, value: resolution.value ?? definition.defaultValue, origin: origin, configuration: configuration?.configuration)
         }
         if let canonical = canonicalValue(at: index, in: remote, of: remoteLayer) {
             return FlagState(definition: definition, value: canonical, origin: .remote, configuration: configuration?.configuration)

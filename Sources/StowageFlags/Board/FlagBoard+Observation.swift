@@ -9,7 +9,9 @@ extension FlagBoard {
 
     /// Calls `handler` with a flag's new state after every change of its value or origin.
     func observe(_ handler: @escaping @Sendable (FlagState) -> Void) -> ObservationToken {
-        let feed = FlagChangeFeed(read: { [self] index in currentState(at: index) }, deliver: handler)
+        // A targeted flag's state for an empty context, whichever thread announced the change.
+        let feed = FlagChangeFeed(
+            read: { [self] index in EvaluationContext.$current.withValue(EvaluationContext()) { currentState(at: index) } }, deliver: handler)
         let indexByKey = self.indexByKey
         let count = definitions.count
         // Subscribed before the states to compare with are read, so that no change in between is lost.

@@ -22,7 +22,9 @@ extension FlagBoard {
         var named: [String: StoredValue?] = [:]
         let configurationsAfter: (StoredValue?) -> StoredValue?
         if FlagConfigurationParser.isDefinitions(values, separator: separator, declaredKeys: indexByKey.keys) {
-            let parsed = FlagConfigurationParser(checker: { [checkers, indexByKey] in indexByKey[$0].map { checkers[$0] } }).parse(values)
+            let parsed = FlagConfigurationParser(
+                checker: { [checkers, indexByKey] in indexByKey[$0].map { checkers[$0] } }, isSecret: { [remote] in remote.isSecret(key: $0) }
+            ).parse(values)
             rejected = parsed.rejected
             for (key, compiled) in parsed.flags where indexByKey[key] != nil { named[key] = .some(compiled.configuration.staticValue) }
             for key in parsed.removed where indexByKey[key] != nil { named[key] = .some(nil) }
@@ -31,12 +33,17 @@ extension FlagBoard {
             }
         } else {
             collect(values, under: nil, into: &named, rejected: &rejected)
+            let rejectedKeys = Set(rejected.compactMap(\.key))
             configurationsAfter = { [named] current in
-                // Plain values replace configurations: all of them for a full state, the named flags' for a patch.
-                guard mode == .patch, case .dictionary(var members)? = current, case .dictionary(var flags)? = members["flags"] else { return nil }
-                for key in named.keys { flags[key] = nil }
+                // Plain values replace configurations: all of them for a full state (but those of flags
+                // whose entry was rejected, which keep everything), the named flags' for a patch.
+                guard case .dictionary(var members)? = current, case .dictionary(var flags)? = members["flags"] else { return nil }
+                switch mode {
+                case .fullState: flags = flags.filter { rejectedKeys.contains($0.key) }
+                case .patch: for key in named.keys { flags[key] = nil }
+                }
                 members["flags"] = .dictionary(flags)
-                return flags.isEmpty && (members["metadata"] ?? .null) == .null ? nil : .dictionary(members)
+                return flags.isEmpty && (members["metadata"] ?? .dictionary([:])) == .dictionary([:]) ? nil : .dictionary(members)
             }
         }
         for error in rejected { error.report(from: store) }
@@ -112,10 +119,12 @@ extension FlagBoard {
         configurations: (StoredValue?) -> StoredValue?
     ) throws -> [String] {
         let configurationsKey = FlagConfigurations.storeKey
-        while true {
+        for _ in 0..<Self.maximumReplaceAttempts {
             var expected: [String: StoredValue?] = [:]
             var replacements: [String: StoredValue?] = [:]
-            let current = try remoteValues(of: keys.union([timeKey, configurationsKey]))
+            var current = try remoteValues(of: keys.union([timeKey]))
+            // Read by key: a store with a nested layout lists an object's leaves, not the object.
+            current[configurationsKey] = try remote.storedValue(forKey: configurationsKey, .granted)
             for key in keys {
                 let old = current[key] ?? nil
                 let new = named[key] ?? nil
@@ -138,7 +147,15 @@ extension FlagBoard {
                 return changed
             }
         }
+        throw StorageError(
+            code: .storeFailure,
+            reason:
+                "the remote store changed under every one of \(Self.maximumReplaceAttempts) attempts to replace its values (or does not give back what it was given); nothing was applied."
+        )
     }
+
+    /// How often an update starts again when the remote store changed between its read and its replace.
+    static let maximumReplaceAttempts = 100
 
     /// The stored configurations after a payload of definitions: a full
     /// state replaces them (a rejected flag keeps its current one), a patch
@@ -158,7 +175,7 @@ extension FlagBoard {
             for key in parsed.removed { flags[key] = nil }
             if parsed.metadata.isEmpty, case .dictionary(let members)? = current { metadata = members["metadata"] ?? .dictionary([:]) }
         }
-        for (key, compiled) in parsed.flags { flags[key] = compiled.configuration.storedValue }
+        for (key, compiled) in parsed.flags { flags[key] = compiled.configuration.flagdValue }
         if flags.isEmpty, metadata == .dictionary([:]) { return nil }
         return .dictionary(["flags": .dictionary(flags), "metadata": metadata])
     }

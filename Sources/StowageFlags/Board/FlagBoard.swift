@@ -20,6 +20,7 @@ final class FlagBoard: Sendable {
     let configurations: FlagConfigurations
     /// How `fractional` buckets in their rules.
     let bucketing: FractionalBucketing
+    let checkersByKey: [String: any FlagValueChecker]
 
     /// The key under which a remote update records its time, in the remote store.
     static let remoteUpdateTimeKey = "$remote-updated-at"
@@ -38,12 +39,20 @@ final class FlagBoard: Sendable {
         // Keys are unique (the catalog and the manifest reader refuse two flags with one key); the first would win.
         indexByKey = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let checkersByKey = Dictionary(definitions.indices.map { (definitions[$0].key, checkers[$0]) }, uniquingKeysWith: { first, _ in first })
-        let configurations = FlagConfigurations(declared: checkersByKey)
+        let configurations = FlagConfigurations(declared: checkersByKey, isSecret: { remote.isSecret(key: $0) })
         self.configurations = configurations
+        self.checkersByKey = checkersByKey
         overrideLayer = FlagSourceLayer(overrides, role: "override", flags: checkersByKey)
         remoteLayer = FlagSourceLayer(remote, role: "remote", flags: checkersByKey) { change in
-            if change == .allKeys || change == .key(FlagConfigurations.storeKey) {
-                FlagBoard.reloadConfigurations(configurations, from: remote)
+            switch change {
+            case .allKeys:
+                FlagBoard.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: true)
+            case .key(FlagConfigurations.storeKey):
+                FlagBoard.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: false)
+            case .key(let key) where checkersByKey[key] != nil:
+                configurations.remoteValueChanged(forKey: key) { FlagBoard.remoteValue(forKey: $0, in: remote, checkers: checkersByKey) }
+            case .key:
+                break
             }
         }
         let defaults = InMemoryStore(Dictionary(definitions.map { ($0.key, $0.defaultValue) }, uniquingKeysWith: { first, _ in first }))
@@ -57,21 +66,32 @@ final class FlagBoard: Sendable {
         )
     }
 
-    /// Compiles the configurations the remote store holds now; call once the
-    /// program's flags are bound (a pole's), and the layer does it after every change.
+    /// Compiles the configurations the remote store holds now and tells each
+    /// flag whether a read must evaluate it; call once the program's flags
+    /// are bound (a pole's). The remote layer does it after every change.
     func loadConfigurations() {
-        Self.reloadConfigurations(configurations, from: remote)
+        Self.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: true)
     }
 
-    private static func reloadConfigurations(_ configurations: FlagConfigurations, from remote: any UnderlyingStorage) {
+    /// A declared flag's remote value in its canonical form; `nil` when there is none or it is not of the flag's type.
+    private static func remoteValue(forKey key: String, in remote: any UnderlyingStorage, checkers: [String: any FlagValueChecker]) -> StoredValue? {
+        guard let checker = checkers[key], let raw = (try? remote.storedValue(forKey: key, .granted)) ?? nil else { return nil }
+        return try? checker.canonicalValue(raw, in: remote, key: key)
+    }
+
+    private static func reloadConfigurations(
+        _ configurations: FlagConfigurations, from remote: any UnderlyingStorage, checkers: [String: any FlagValueChecker], force: Bool
+    ) {
         let key = FlagConfigurations.storeKey
         do {
-            let rejected = try configurations.reload { () throws(StorageError) in
-                do { return try remote.storedValue(forKey: key, .granted) } catch {
-                    throw StorageError.wrapping(
-                        error, key: key, code: .storeFailure, reason: "the flag configurations could not be read; the flags keep theirs.")
-                }
-            }
+            let rejected = try configurations.reload(
+                reading: { () throws(StorageError) in
+                    do { return try remote.storedValue(forKey: key, .granted) } catch {
+                        throw StorageError.wrapping(
+                            error, key: key, code: .storeFailure, reason: "the flag configurations could not be read; the flags keep theirs.")
+                    }
+                },
+                remoteValue: { remoteValue(forKey: $0, in: remote, checkers: checkers) }, force: force)
             for error in rejected { error.report(from: remote) }
         } catch {
             error.report(from: remote)

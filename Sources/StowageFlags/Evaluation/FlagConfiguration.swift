@@ -46,8 +46,10 @@ public struct FlagConfiguration: Sendable, Hashable {
         return variants[defaultVariant]
     }
 
-    /// The configuration as flagd's JSON holds it.
-    var storedValue: StoredValue {
+    /// The configuration as flagd's flag-definition JSON holds it (shared
+    /// evaluators in place): what a payload of definitions carries for the
+    /// flag, for a tool or a server that passes definitions on.
+    public var flagdValue: StoredValue {
         var entries: [String: StoredValue] = [
             "state": .string(isEnabled ? "ENABLED" : "DISABLED"),
             "variants": .dictionary(variants),

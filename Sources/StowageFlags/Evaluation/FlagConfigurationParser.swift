@@ -13,6 +13,13 @@ struct CompiledFlagConfiguration: Sendable {
 struct FlagConfigurationParser: Sendable {
     /// Checks a declared flag's variants against its type; `nil` for a key no flag declares.
     let checker: @Sendable (String) -> (any FlagValueChecker)?
+    /// Whether a key's values are secret: messages then name a variant but never show its value.
+    var isSecret: @Sendable (String) -> Bool = { _ in false }
+
+    /// How many nodes a targeting rule may hold once its shared evaluators
+    /// are put in place: each `$ref` copies one, so a small payload could
+    /// otherwise grow without bound.
+    static let maximumRuleNodes = 100_000
 
     struct Parsed {
         var flags: [String: CompiledFlagConfiguration] = [:]
@@ -91,7 +98,8 @@ struct FlagConfigurationParser: Sendable {
         case nil, .null?: break
         case .dictionary(let members)? where members.isEmpty: break
         case .dictionary?:
-            let resolved = try resolveReferences(in: entries["targeting"]!, evaluators: evaluators, key: key, path: "$")
+            var nodes = 0
+            let resolved = try resolveReferences(in: entries["targeting"]!, evaluators: evaluators, key: key, path: "$", nodes: &nodes)
             do { rule = try JSONLogicRule(resolved) } catch {
                 throw flagError(key, "its targeting rule is not valid at \(error.path): \(error.message).")
             }
@@ -115,9 +123,9 @@ struct FlagConfigurationParser: Sendable {
         if let checker = checker(key) {
             for (name, value) in variants.sorted(by: { $0.key < $1.key }) {
                 do { variants[name] = try checker.canonicalValue(value, in: nil, key: key) } catch {
+                    let shown = isSecret(key) ? "a secret value" : FlagValueText.render(value)
                     throw flagError(
-                        key,
-                        "variant \"\(name)\" is \(FlagValueText.render(value)), not a valid \(checker.type.name)\(FlagValueText.why(checker.type, error: error)).",
+                        key, "variant \"\(name)\" is \(shown), not a valid \(checker.type.name)\(FlagValueText.why(checker.type, error: error)).",
                         type: .typeMismatch)
                 }
             }
@@ -141,7 +149,13 @@ struct FlagConfigurationParser: Sendable {
     }
 
     /// The rule with every `{"$ref": "name"}` replaced by the shared evaluator of that name.
-    private func resolveReferences(in rule: StoredValue, evaluators: [String: StoredValue], key: String, path: String) throws(StorageError) -> StoredValue {
+    private func resolveReferences(
+        in rule: StoredValue, evaluators: [String: StoredValue], key: String, path: String, nodes: inout Int
+    ) throws(StorageError) -> StoredValue {
+        nodes += 1
+        guard nodes <= Self.maximumRuleNodes else {
+            throw flagError(key, "its targeting rule, with its shared evaluators in place, holds more than \(Self.maximumRuleNodes) values.")
+        }
         switch rule {
         case .dictionary(let members):
             if members.count == 1, case .string(let name)? = members["$ref"] {
@@ -152,21 +166,34 @@ struct FlagConfigurationParser: Sendable {
                     throw flagError(
                         key, "the shared evaluator \"\(name)\" it uses at \(path) refers to another; shared evaluators must be self-contained, as in flagd.")
                 }
+                nodes += Self.count(evaluator)
+                guard nodes <= Self.maximumRuleNodes else {
+                    throw flagError(key, "its targeting rule, with its shared evaluators in place, holds more than \(Self.maximumRuleNodes) values.")
+                }
                 return evaluator
             }
             var resolved: [String: StoredValue] = [:]
             for (name, value) in members {
-                resolved[name] = try resolveReferences(in: value, evaluators: evaluators, key: key, path: "\(path).\(name)")
+                resolved[name] = try resolveReferences(in: value, evaluators: evaluators, key: key, path: "\(path).\(name)", nodes: &nodes)
             }
             return .dictionary(resolved)
         case .array(let elements):
             var resolved: [StoredValue] = []
             for (index, element) in elements.enumerated() {
-                resolved.append(try resolveReferences(in: element, evaluators: evaluators, key: key, path: "\(path)[\(index)]"))
+                resolved.append(try resolveReferences(in: element, evaluators: evaluators, key: key, path: "\(path)[\(index)]", nodes: &nodes))
             }
             return .array(resolved)
         default:
             return rule
+        }
+    }
+
+    /// How many values `value` holds, itself included.
+    private static func count(_ value: StoredValue) -> Int {
+        switch value {
+        case .dictionary(let members): 1 + members.values.reduce(0) { $0 + count($1) }
+        case .array(let elements): 1 + elements.reduce(0) { $0 + count($1) }
+        default: 1
         }
     }
 

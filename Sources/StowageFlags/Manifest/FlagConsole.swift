@@ -45,6 +45,13 @@ public final class FlagConsole: Sendable {
                 reason: "\(manifest.container) keeps its flag overrides outside a JSON file, so a tool can not reach them."
             )
         }
+        guard manifest.configurationsKey == FlagManifest.defaultConfigurationsKey else {
+            throw StorageError(
+                code: .unsupported,
+                reason:
+                    "\(manifest.container) keeps its flag configurations under \"\(manifest.configurationsKey)\"; this version of Stowage reads them under \"\(FlagManifest.defaultConfigurationsKey)\" only."
+            )
+        }
         self.manifest = manifest
         board = FlagBoard(
             definitions: manifest.flags, checkers: manifest.flags.map { ManifestValueChecker(type: $0.type) },

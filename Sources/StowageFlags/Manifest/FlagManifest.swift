@@ -20,6 +20,8 @@ public struct FlagManifest: Sendable, Hashable {
     public static let format = "stowage-flags"
     /// The version of the layout written; a reader refuses a later one.
     public static let version = 1
+    /// Where this version of Stowage keeps flag configurations in the remote store.
+    public static let defaultConfigurationsKey = "$flag-configurations"
 
     /// The container's type name.
     public var container: String
@@ -43,7 +45,7 @@ public struct FlagManifest: Sendable, Hashable {
     public init(
         container: String, keyStrategy: StorageKeyStrategy, flags: [FlagDefinition],
         overrides: FlagFileLocation?, remote: FlagFileLocation?, remoteUpdateTimeKey: String,
-        configurationsKey: String, fractionalBucketing: FractionalBucketing = .flagdCore
+        configurationsKey: String = FlagManifest.defaultConfigurationsKey, fractionalBucketing: FractionalBucketing = .flagdCore
     ) {
         self.container = container
         self.keyStrategy = keyStrategy
@@ -108,7 +110,7 @@ public struct FlagManifest: Sendable, Hashable {
             remote: try members["remote"].map { value throws(StorageError) in try FlagFileLocation(storedValue: value, context: "remote") },
             remoteUpdateTimeKey: try ManifestReading.string(members, "remoteUpdateTimeKey", at: "top level"),
             configurationsKey: members["configurationsKey"] == nil
-                ? FlagConfigurations.storeKey : try ManifestReading.string(members, "configurationsKey", at: "top level"),
+                ? Self.defaultConfigurationsKey : try ManifestReading.string(members, "configurationsKey", at: "top level"),
             fractionalBucketing: try Self.bucketing(in: members)
         )
     }

@@ -18,9 +18,7 @@ extension FlagPole {
         let key = catalog.definitions[index].key
         let resolution = board.resolve(key: key, context: context)
         var value = declaration.defaultValue
-        if resolution.reason == .override {
-            value = container[keyPath: keyPath]
-        } else if let stored = resolution.value {
+        if let stored = resolution.value {
             do { value = try Value(storedValue: stored) } catch {
                 return FlagEvaluation(
                     key: key, value: declaration.defaultValue, reason: .error, errorCode: .typeMismatch,

@@ -3,6 +3,10 @@ extension FlagPole {
     /// an override, a remote update or another process; an independent
     /// stream per call.
     ///
+    /// For a flag whose configuration decides its value per context (a
+    /// targeting rule), this follows its override and its default variant's
+    /// value, not the rule: listen to ``changes`` to hear of a rule's changes.
+    ///
     /// A key path that names no flag is reported (`StowageReport.handler`)
     /// and gives a stream of the value it reads now, which then ends.
     public func changes<Value: Storable>(_ keyPath: KeyPath<Container, Value>) -> AsyncStream<Value> {
@@ -30,6 +34,8 @@ extension FlagPole {
     /// Every change of any flag's value or origin, as the flag's new state:
     /// an independent stream per access, ending when the consumer stops.
     /// An override set to the remote value arrives too: the origin changed.
+    /// A change of a flag's configuration arrives as its new state, with a
+    /// targeted flag's value for an empty context.
     public var changes: AsyncStream<FlagState> {
         board.changes
     }

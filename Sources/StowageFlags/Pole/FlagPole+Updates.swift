@@ -8,7 +8,11 @@ extension FlagPole {
     /// Applies the remote values a server sent, as JSON: an object of flag
     /// keys and values, flat (`{"search.vector-index": true}`), nested by
     /// the key strategy's separator (`{"search": {"vector-index": true}}`),
-    /// or both.
+    /// or both; or flag definitions in flagd's format (`{"flags": {…}}`,
+    /// see ``FlagConfiguration``), whose rules decide a flag's value per
+    /// ``EvaluationContext``. A payload of values replaces the configurations
+    /// (all of them in full state, the named flags' in a patch), and one of
+    /// definitions the values; a flag whose entry is rejected keeps both.
     ///
     /// Atomic: a listing or snapshot taken meanwhile shows all of the payload
     /// or none of it, and a reader that has seen one of its values never

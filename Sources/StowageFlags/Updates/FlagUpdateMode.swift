@@ -11,7 +11,8 @@ public enum FlagUpdateMode: Sendable, Hashable {
 
 /// What ``FlagPole/update(with:mode:)-(Sequence<UInt8>,_)`` did.
 public struct FlagUpdateResult: Sendable {
-    /// The flags whose remote value changed, sorted; only these were announced.
+    /// The flags whose remote value or configuration changed, sorted (a
+    /// configuration's key even when no flag declares it).
     public var changedKeys: [String]
     /// One error per entry left out: a key no flag has, or a value not of its
     /// flag's type. Each names the key, the type expected and the value, and
