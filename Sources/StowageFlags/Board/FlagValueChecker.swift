@@ -6,8 +6,8 @@ protocol FlagValueChecker: Sendable {
     /// `stored`, as `source` holds it, as a value of the flag's type in its canonical form.
     /// - Throws: `StorageError` naming the key when it is not one.
     func canonicalValue(_ stored: StoredValue, in source: (any UnderlyingStorage)?, key: String) throws -> StoredValue
-    /// Told whether a targeting rule now decides the flag's value, so that
-    /// a program's read evaluates it; a tool's checker ignores it.
+    /// Told whether a read must now evaluate the flag's configuration (see
+    /// `FlagDeclaration.isTargeted`); a tool's checker ignores it.
     func setTargeted(_ isTargeted: Bool)
 }
 

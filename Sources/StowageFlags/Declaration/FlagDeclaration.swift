@@ -23,9 +23,10 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     let key: FlagKey
     /// The address of the `FlagBinding`, or 0 while no pole has the container open.
     @usableFromInline let bindingAddress = Atomic<UInt>(0)
-    /// Whether a targeting rule decides the value: a read then evaluates it
-    /// for the task's context instead of reading the cached value. One
-    /// relaxed load on every read; the evaluation itself only when set.
+    /// Whether a read must evaluate the flag's configuration (it has a
+    /// targeting rule, a broken definition, or serves a value the remote key
+    /// does not hold) for the task's context instead of reading the cached
+    /// value. One relaxed load on every read; the evaluation only when set.
     @usableFromInline let isTargeted = Atomic<Bool>(false)
     /// The address of the pole's ``FlagTargetingReader`` for the flag, or 0.
     let targetingReaderAddress = Atomic<UInt>(0)
