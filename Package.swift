@@ -37,14 +37,16 @@ let package = Package(
         .target(name: "StowageTesting", dependencies: ["Stowage"]),
 
         // Tests, with what they share and the second processes some of them start.
-        .target(name: "StowageTestSupport", dependencies: ["Stowage", "StowageFlags"], path: "Tests/StowageTestSupport"),
+        // The compiler's own answer to whether the build is sanitized (tests run smaller there, see `TestScale`).
+        .target(name: "StowageSanitizerProbe", path: "Tests/StowageSanitizerProbe"),
+        .target(name: "StowageTestSupport", dependencies: ["Stowage", "StowageFlags", "StowageSanitizerProbe"], path: "Tests/StowageTestSupport"),
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"], path: "Tests/StowageJSONFileWorker"),
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
         .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags", "StowageTestSupport"], path: "Tests/StowageFlagsWorker"),
         .executableTarget(name: "StowageUserDefaultsWorker", dependencies: ["StowageUserDefaults", "StowageTesting"], path: "Tests/StowageUserDefaultsWorker"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting", "StowageTestSupport"]),
-        .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON"]),
+        .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON", "StowageTestSupport"]),
         .testTarget(
             name: "StowageJSONFileTests",
             dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]

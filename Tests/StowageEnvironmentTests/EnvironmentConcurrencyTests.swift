@@ -1,13 +1,15 @@
 import Dispatch
 import Foundation
 import StowageEnvironment
+import StowageTestSupport
 import Testing
 
 /// Readers and writers together on one store for ten seconds.
 struct EnvironmentConcurrencyTests {
     /// Eight threads read through wrappers while four write through the
     /// store; every read is a value some writer wrote (or the default), and
-    /// the process environment is never touched.
+    /// the process environment is never touched. Two seconds under a
+    /// sanitizer (see `TestScale`).
     @Test func wrappersReadWhileTheStoreIsWrittenForTenSeconds() throws {
         let store = EnvironmentStore(variables: ["SPEED": "0", "LABEL": "start"])
         let environmentBefore = ProcessInfo.processInfo.environment
@@ -19,7 +21,7 @@ struct EnvironmentConcurrencyTests {
                 _label = EnvironmentStorage(wrappedValue: "default", "label", in: store)
             }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(TestScale.choose(full: 10, sanitized: 2))
         let reads = Locked(0)
         let writes = Locked(0)
         let badReads = Locked<[String]>([])

@@ -11,6 +11,7 @@ import Musl
 import Darwin
 #endif
 import StowageInMemory
+import StowageTestSupport
 import StowageTesting
 import Testing
 
@@ -113,6 +114,15 @@ struct InMemoryStoreConformanceTests {
             try await suite.run([.concurrentModify, .concurrentWritersOfDistinctKeys, .readsDuringWrites])
         }
         #expect(failure.failedChecks == [.concurrentModify, .concurrentWritersOfDistinctKeys, .readsDuringWrites])
+    }
+
+    /// The concurrency checks' rounds, against the compiler's own answer to
+    /// whether this build is sanitized (CI runs the tests plain, under
+    /// ThreadSanitizer and under AddressSanitizer).
+    @Test func theConcurrencyChecksRunAFifthOfTheirRoundsUnderASanitizer() {
+        let expected = TestScale.isSanitized ? 50 : 250
+        #expect(StorageConformanceSuite<InMemoryStore>.Options.defaultIterationsPerTask == expected)
+        #expect(StorageConformanceSuite<InMemoryStore>.Options().iterationsPerTask == expected)
     }
 
     /// The suite for a `FlawedStore`, with a short change timeout: missing

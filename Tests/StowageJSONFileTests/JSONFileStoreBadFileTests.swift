@@ -98,28 +98,32 @@ struct JSONFileStoreBadFileTests {
         #expect(try store.reopened().value(forKey: "fits", as: [[Int]].self) == [[1]])
     }
 
+    /// A hundred thousand under a sanitizer (see `TestScale`).
     @Test func aMillionKeysOpen() throws {
         let directory = TemporaryDirectory()
+        let count = TestScale.choose(full: 1_000_000, sanitized: 100_000)
         var text = "{"
-        text.reserveCapacity(24_000_000)
-        for index in 0..<1_000_000 { text += (index == 0 ? "" : ",") + "\"key\(index)\":\(index)" }
+        text.reserveCapacity(count * 24)
+        for index in 0..<count { text += (index == 0 ? "" : ",") + "\"key\(index)\":\(index)" }
         text += "}"
         writeFile(directory.file(), text)
         let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
         #expect(store.lastError == nil)
-        #expect((try store.snapshot()).entries.count == 1_000_000)
-        #expect(try store.value(forKey: "key999999", as: Int.self) == 999_999)
+        #expect((try store.snapshot()).entries.count == count)
+        #expect(try store.value(forKey: "key\(count - 1)", as: Int.self) == count - 1)
     }
 
+    /// Ten megabytes under a sanitizer (see `TestScale`).
     @Test func aHundredMegabyteFileOpens() throws {
         let directory = TemporaryDirectory()
+        let blobs = TestScale.choose(full: 100, sanitized: 10)
         let chunk = String(repeating: "x", count: 1_000_000)
         var text = "{"
-        for index in 0..<100 { text += (index == 0 ? "" : ",") + "\"blob\(index)\":\"\(chunk)\"" }
+        for index in 0..<blobs { text += (index == 0 ? "" : ",") + "\"blob\(index)\":\"\(chunk)\"" }
         text += "}"
         writeFile(directory.file(), text)
         let store = JSONFileStore(url: directory.url(), options: .init(changeDetection: .none))
         #expect(store.lastError == nil)
-        #expect(try store.value(forKey: "blob99", as: String.self)?.count == 1_000_000)
+        #expect(try store.value(forKey: "blob\(blobs - 1)", as: String.self)?.count == 1_000_000)
     }
 }

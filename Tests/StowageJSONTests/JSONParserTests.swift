@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Stowage
 import StowageJSON
+import StowageTestSupport
 import Testing
 
 struct JSONParserTests {
@@ -95,10 +96,12 @@ struct JSONParserTests {
         #expect(document.duplicateKeys.isEmpty)
     }
 
+    /// A hundred thousand under a sanitizer (see `TestScale`).
     @Test func parsesAMillionKeys() throws {
+        let count = TestScale.choose(full: 1_000_000, sanitized: 100_000)
         var text = "{"
-        text.reserveCapacity(20_000_000)
-        for index in 0..<1_000_000 {
+        text.reserveCapacity(count * 20)
+        for index in 0..<count {
             if index > 0 { text += "," }
             text += "\"key\(index)\":\(index)"
         }
@@ -108,12 +111,14 @@ struct JSONParserTests {
             Issue.record("expected an object, got \(value.kindDescription)")
             return
         }
-        #expect(members.count == 1_000_000)
-        #expect(members["key999999"] == .signedInteger(999_999))
+        #expect(members.count == count)
+        #expect(members["key\(count - 1)"] == .signedInteger(Int64(count - 1)))
     }
 
+    /// Ten megabytes under a sanitizer (see `TestScale`).
     @Test func parsesAHundredMegabyteString() throws {
-        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000_002)
+        let length = TestScale.choose(full: 100_000_000, sanitized: 10_000_000)
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 2)
         bytes[0] = UInt8(ascii: "\"")
         bytes[bytes.count - 1] = UInt8(ascii: "\"")
         let value = try JSONParser().parse(bytes)
@@ -121,6 +126,6 @@ struct JSONParserTests {
             Issue.record("expected a string, got \(value.kindDescription)")
             return
         }
-        #expect(string.utf8.count == 100_000_000)
+        #expect(string.utf8.count == length)
     }
 }
