@@ -38,11 +38,15 @@ StowageReport.handler = { report in
     if case .error(let error) = report { reportedErrors.withLock { $0.append(error.message) } }
 }
 
+// `open` tells a first load refused by the database from one that succeeded; twelve sanitized
+// processes starting at once beside other tests, on two cores, can take more than 5 s to be answered,
+// which is not what it looks for.
+let operationTimeout: Duration = command == "open" ? .seconds(60) : .seconds(5)
 do {
     let store = try PostgresStore(
         configuration: configuration, namespace: namespace,
         options: .init(
-            schema: environment["STOWAGE_WORKER_SCHEMA"] ?? "stowage", operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20),
+            schema: environment["STOWAGE_WORKER_SCHEMA"] ?? "stowage", operationTimeout: operationTimeout, initialRetryDelay: .milliseconds(20),
             maximumRetryDelay: .milliseconds(500), heartbeatInterval: .seconds(1)))
     // As a server's ServiceGroup would; the process ends without a graceful shutdown, so every command commits what it writes.
     Task.detached {
