@@ -80,8 +80,7 @@ struct PostgresStoreBlockingTests {
         }
         try await other.setAndCommit(42, forKey: "trigger")
         try await store.reload()
-        var iterator = seen.stream.makeAsyncIterator()
-        #expect(await iterator.next() == 42)
+        #expect(try await firstElement(of: seen.stream) { _ in true } == 42)
         #expect(try store.value(forKey: "echo", as: Int.self) == 42)
         withExtendedLifetime(token) {}
     }
