@@ -43,8 +43,8 @@ extension FlagBoard {
         if configuration != nil || configurations.lookUp(definition.key).broken != nil {
             // As a read gives it: the configuration decides, whatever the remote value says.
             let resolution = resolveBelowOverrides(key: definition.key, context: EvaluationContext.current)
-            let origin: FlagOrigin =
-                configuration?.rule != nil && configuration?.configuration.isEnabled == true ? .targeting : resolution.value == nil ? .default : .remote
+            let isRuleInForce = configuration?.rule != nil && configuration?.configuration.isEnabled == true
+            let origin: FlagOrigin = isRuleInForce ? .targeting : (resolution.value == nil ? .default : .remote)
             return FlagState(
                 definition: definition, value: resolution.value ?? definition.defaultValue, origin: origin, configuration: configuration?.configuration)
         }

@@ -20,6 +20,7 @@ final class FlagBoard: Sendable {
     let configurations: FlagConfigurations
     /// How `fractional` buckets in their rules.
     let bucketing: FractionalBucketing
+    /// Each flag's checker by key, for reading a declared flag's remote value in its canonical form.
     let checkersByKey: [String: any FlagValueChecker]
 
     /// The key under which a remote update records its time, in the remote store.

@@ -152,10 +152,7 @@ struct FlagConfigurationParser: Sendable {
     private func resolveReferences(
         in rule: StoredValue, evaluators: [String: StoredValue], key: String, path: String, nodes: inout Int
     ) throws(StorageError) -> StoredValue {
-        nodes += 1
-        guard nodes <= Self.maximumRuleNodes else {
-            throw flagError(key, "its targeting rule, with its shared evaluators in place, holds more than \(Self.maximumRuleNodes) values.")
-        }
+        try count(1, into: &nodes, key: key)
         switch rule {
         case .dictionary(let members):
             if members.count == 1, case .string(let name)? = members["$ref"] {
@@ -166,10 +163,7 @@ struct FlagConfigurationParser: Sendable {
                     throw flagError(
                         key, "the shared evaluator \"\(name)\" it uses at \(path) refers to another; shared evaluators must be self-contained, as in flagd.")
                 }
-                nodes += Self.count(evaluator)
-                guard nodes <= Self.maximumRuleNodes else {
-                    throw flagError(key, "its targeting rule, with its shared evaluators in place, holds more than \(Self.maximumRuleNodes) values.")
-                }
+                try count(Self.count(evaluator), into: &nodes, key: key)
                 return evaluator
             }
             var resolved: [String: StoredValue] = [:]
@@ -185,6 +179,14 @@ struct FlagConfigurationParser: Sendable {
             return .array(resolved)
         default:
             return rule
+        }
+    }
+
+    /// Adds `added` values to a rule's count, refusing the flag past ``maximumRuleNodes``.
+    private func count(_ added: Int, into nodes: inout Int, key: String) throws(StorageError) {
+        nodes += added
+        guard nodes <= Self.maximumRuleNodes else {
+            throw flagError(key, "its targeting rule, with its shared evaluators in place, holds more than \(Self.maximumRuleNodes) values.")
         }
     }
 
