@@ -428,4 +428,17 @@ struct FlagTargetingTests {
         #expect(result.rejected.first?.message.contains("more than 100000 values") == true)
         #expect(flags.configurations.isEmpty)
     }
+
+    @Test func aPoleThatDeclaresNothingServesDefinitionsByKey() throws {
+        let flags = try FlagPole(NoDeclaredFlags(), overrides: InMemoryStore())
+        #expect(flags.definitions.isEmpty)
+        let result = try flags.update(with: Data(Self.tenantRule.utf8))
+        #expect(result.rejected.isEmpty)
+        #expect(flags.configurations.keys.sorted() == ["new-checkout", "rate-limit"])
+        let acme = flags.details(forKey: "new-checkout", for: EvaluationContext(targetingKey: "user-1", attributes: ["tenant": "acme"]))
+        #expect(acme.value == true && acme.variant == "on" && acme.reason == .targetingMatch)
+        let old = flags.details(forKey: "rate-limit", for: EvaluationContext(attributes: ["appVersion": "1.0.0"]))
+        #expect(old.value == 10 && old.variant == "low")
+        #expect(flags.details(forKey: "missing").errorCode == .flagNotFound)
+    }
 }
