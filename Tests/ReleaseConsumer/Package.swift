@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/stowage-swift/stowage-logging.git", from: "0.1.0"),
         .package(url: "https://github.com/stowage-swift/stowage-configuration.git", from: "0.1.0"),
         .package(url: "https://github.com/stowage-swift/stowage-command-line.git", from: "0.1.0"),
+        .package(url: "https://github.com/stowage-swift/stowage-http.git", from: "0.1.0"),
         // The program's own logger, which StowageLogging routes to.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -34,6 +35,7 @@ let package = Package(
                 .product(name: "StowagePostgres", package: "stowage-postgres"),
                 .product(name: "StowageLogging", package: "stowage-logging"),
                 .product(name: "StowageConfiguration", package: "stowage-configuration"),
+                .product(name: "StowageHTTP", package: "stowage-http"),
                 .product(name: "Logging", package: "swift-log"),
             ])
     ],

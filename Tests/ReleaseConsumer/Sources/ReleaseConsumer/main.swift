@@ -4,6 +4,7 @@ import Stowage
 import StowageConfiguration
 import StowageEnvironment
 import StowageFlags
+import StowageHTTP
 import StowageInMemory
 import StowageJSON
 import StowageJSONFile
@@ -55,3 +56,6 @@ print("StowageLogging: router installed")
 
 let config = ConfigReader(provider: StowageConfigProvider(memory))
 print("StowageConfiguration: launches = \(config.int(forKey: "launches", default: 0))")
+
+let tokens = AccessTokens(["a-token"])
+print("StowageHTTP: \(OFREPEndpoint.basePath) accepts its token: \(tokens.accepts("a-token"))")
