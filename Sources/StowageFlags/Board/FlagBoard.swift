@@ -22,6 +22,11 @@ final class FlagBoard: Sendable {
     let bucketing: FractionalBucketing
     /// Each flag's checker by key, for reading a declared flag's remote value in its canonical form.
     let checkersByKey: [String: any FlagValueChecker]
+    /// The pole's own hooks and trackers (``FlagHooks`` holds the global ones).
+    let hooks: FlagHookList
+    /// Keeps the flags' marks following the hooks: while any hook is
+    /// registered, every read evaluates, so that it runs them.
+    private let hookObservations = Locked<[ObservationToken]>([])
 
     /// The key under which a remote update records its time, in the remote store.
     static let remoteUpdateTimeKey = "$remote-updated-at"
@@ -40,7 +45,11 @@ final class FlagBoard: Sendable {
         // Keys are unique (the catalog and the manifest reader refuse two flags with one key); the first would win.
         indexByKey = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let checkersByKey = Dictionary(definitions.indices.map { (definitions[$0].key, checkers[$0]) }, uniquingKeysWith: { first, _ in first })
-        let configurations = FlagConfigurations(declared: checkersByKey, isSecret: { remote.isSecret(key: $0) })
+        let hooks = FlagHookList()
+        self.hooks = hooks
+        let configurations = FlagConfigurations(
+            declared: checkersByKey, isSecret: { remote.isSecret(key: $0) },
+            alwaysEvaluate: { !FlagHooks.global.isEmpty || !hooks.isEmpty })
         self.configurations = configurations
         self.checkersByKey = checkersByKey
         overrideLayer = FlagSourceLayer(overrides, role: "override", flags: checkersByKey)
@@ -72,6 +81,11 @@ final class FlagBoard: Sendable {
     /// are bound (a pole's). The remote layer does it after every change.
     func loadConfigurations() {
         Self.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: true)
+        let marks: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            Self.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: true)
+        }
+        hookObservations.withLock { $0 = [FlagHooks.global.observe(marks), hooks.observe(marks)] }
     }
 
     /// A declared flag's remote value in its canonical form; `nil` when there is none or it is not of the flag's type.

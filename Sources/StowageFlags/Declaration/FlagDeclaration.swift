@@ -59,7 +59,7 @@ final class FlagDeclaration<Value: Storable>: Sendable {
     }
 
     /// The value for the task's ``EvaluationContext``: the override, else
-    /// what the targeting rule gives, else the default.
+    /// what the targeting rule gives, else the default; the hooks run around it.
     @usableFromInline
     func targetedValue() -> Value {
         guard let binding else { return unboundValue() }
@@ -67,8 +67,15 @@ final class FlagDeclaration<Value: Storable>: Sendable {
         let reader = Unmanaged<FlagTargetingReader>.fromOpaque(pointer).takeUnretainedValue()
         guard let board = reader.board else { return binding.value }
         binding.trackAccess()
-        if board.hasOverride(forKey: reader.key) { return binding.value }
-        let resolution = board.resolveBelowOverrides(key: reader.key, context: EvaluationContext.current)
+        let resolution: FlagResolution
+        if board.hasHooks {
+            // The whole evaluation, so that the hooks see an override as such; its value is the binding's, as below.
+            resolution = board.resolveWithHooks(key: reader.key, context: EvaluationContext.current)
+            if resolution.reason == .override { return binding.value }
+        } else {
+            if board.hasOverride(forKey: reader.key) { return binding.value }
+            resolution = board.resolveBelowOverrides(key: reader.key, context: EvaluationContext.current)
+        }
         guard let stored = resolution.value else { return defaultValue }
         return (try? Value(storedValue: stored)) ?? defaultValue
     }

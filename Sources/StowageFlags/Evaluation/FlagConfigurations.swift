@@ -34,13 +34,20 @@ final class FlagConfigurations: Sendable {
     private let parser: FlagConfigurationParser
     /// Told, for each declared flag, whether a read must evaluate its configuration.
     private let declared: [String: any FlagValueChecker]
+    /// Whether every read must evaluate, whatever the configurations: while hooks are registered.
+    private let alwaysEvaluate: @Sendable () -> Bool
 
     /// - Parameters:
     ///   - declared: the program's flags by key.
     ///   - isSecret: whether the store keeps a key's value secret, so that
     ///     messages about its variants do not show them.
-    init(declared: [String: any FlagValueChecker], isSecret: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    ///   - alwaysEvaluate: whether every read must evaluate, so that it runs the hooks.
+    init(
+        declared: [String: any FlagValueChecker], isSecret: @escaping @Sendable (String) -> Bool = { _ in false },
+        alwaysEvaluate: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.declared = declared
+        self.alwaysEvaluate = alwaysEvaluate
         parser = FlagConfigurationParser(checker: { declared[$0] }, isSecret: isSecret)
     }
 
@@ -73,7 +80,8 @@ final class FlagConfigurations: Sendable {
             } else if !force {
                 return []
             }
-            let marks = declared.keys.reduce(into: [String: Bool]()) { $0[$1] = Self.needsEvaluation($1, in: next, remoteValue: remoteValue) }
+            let always = alwaysEvaluate()
+            let marks = declared.keys.reduce(into: [String: Bool]()) { $0[$1] = always || Self.needsEvaluation($1, in: next, remoteValue: remoteValue) }
             table.withLock { table in
                 table = next
                 // Under the table's lock, so that no reader pairs this table with another reload's marks.
@@ -89,7 +97,7 @@ final class FlagConfigurations: Sendable {
     func remoteValueChanged(forKey key: String, remoteValue: (String) -> StoredValue?) {
         guard let flag = declared[key] else { return }
         reloads.withLock {
-            let mark = Self.needsEvaluation(key, in: current, remoteValue: remoteValue)
+            let mark = alwaysEvaluate() || Self.needsEvaluation(key, in: current, remoteValue: remoteValue)
             table.withLock { _ in flag.setTargeted(mark) }
         }
     }

@@ -16,7 +16,7 @@ extension FlagPole {
     ) throws(StorageError) -> FlagEvaluation<Value> {
         let (index, declaration) = try declaration(of: keyPath)
         let key = catalog.definitions[index].key
-        let resolution = board.resolve(key: key, context: context)
+        let resolution = board.resolveWithHooks(key: key, context: context)
         var value = declaration.defaultValue
         if let stored = resolution.value {
             do { value = try Value(storedValue: stored) } catch {
@@ -56,7 +56,7 @@ extension FlagEvaluation {
 extension FlagBoard {
     /// See `FlagPole.details(forKey:for:)`.
     func details(forKey key: String, context: EvaluationContext) -> FlagEvaluation<StoredValue?> {
-        let resolution = resolve(key: key, context: context)
+        let resolution = resolveWithHooks(key: key, context: context)
         let value = resolution.value ?? indexByKey[key].map { definitions[$0].defaultValue }
         return FlagEvaluation(resolution, key: key, value: value)
     }

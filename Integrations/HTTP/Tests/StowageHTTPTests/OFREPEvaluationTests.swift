@@ -219,6 +219,23 @@ struct OFREPEvaluationTests {
         }
     }
 
+    @Test func servedEvaluationsRunThePolesHooksWithTheRequestsContext() async throws {
+        struct Seen: FlagHook {
+            let keys: Locked<[String]>
+            func after(_ hook: FlagHookContext, evaluation: FlagEvaluation<StoredValue?>) throws {
+                keys.withLock { $0.append("\(hook.flagKey) \(hook.evaluationContext.targetingKey ?? "-") \(evaluation.variant ?? "-")") }
+            }
+        }
+        let keys = Locked<[String]>([])
+        flags.addHook(Seen(keys: keys))
+        try await test { client in
+            _ = try await client.post("/ofrep/v1/evaluate/flags/new-checkout", #"{"context": {"targetingKey": "u9", "tenant": "acme"}}"#)
+            #expect(keys.withLock { $0 } == ["new-checkout u9 on"])
+            _ = try await client.post("/ofrep/v1/evaluate/flags", #"{"context": {"targetingKey": "u9"}}"#)
+            #expect(keys.withLock { $0.count } == 1 + 6)
+        }
+    }
+
     @Test func aPoleThatDeclaresNothingServesItsDefinitions() async throws {
         let bare = try FlagPole(NoDeclaredFlags(), overrides: InMemoryStore())
         try bare.update(with: Data(ServedShop.definitions.utf8))
