@@ -26,6 +26,7 @@ let package = Package(
             name: "StowageLogging",
             dependencies: [
                 .product(name: "Stowage", package: "Stowage"),
+                .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -39,6 +40,7 @@ let package = Package(
                 .product(name: "StowageJSONFile", package: "Stowage"),
                 .product(name: "StowageEnvironment", package: "Stowage"),
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageFlags", package: "Stowage"),
             ]
         ),
 
