@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/stowage-swift/stowage-configuration.git", from: "0.1.0"),
         .package(url: "https://github.com/stowage-swift/stowage-command-line.git", from: "0.1.0"),
         .package(url: "https://github.com/stowage-swift/stowage-http.git", from: "0.1.0"),
+        .package(url: "https://github.com/stowage-swift/stowage-tracing.git", from: "0.1.0"),
         // The program's own logger, which StowageLogging routes to.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -36,6 +37,7 @@ let package = Package(
                 .product(name: "StowageLogging", package: "stowage-logging"),
                 .product(name: "StowageConfiguration", package: "stowage-configuration"),
                 .product(name: "StowageHTTP", package: "stowage-http"),
+                .product(name: "StowageTracing", package: "stowage-tracing"),
                 .product(name: "Logging", package: "swift-log"),
             ])
     ],

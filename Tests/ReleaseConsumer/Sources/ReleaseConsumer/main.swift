@@ -11,6 +11,7 @@ import StowageJSONFile
 import StowageLogging
 import StowagePostgres
 import StowageTesting
+import StowageTracing
 import StowageUserDefaults
 
 // One line from each published product, the simplest use of each; Scripts/check-release.sh
@@ -59,3 +60,4 @@ print("StowageConfiguration: launches = \(config.int(forKey: "launches", default
 
 let tokens = AccessTokens(["a-token"])
 print("StowageHTTP: \(OFREPEndpoint.basePath) accepts its token: \(tokens.accepts("a-token"))")
+print("StowageTracing: \(FlagTracingHook.semanticReason(.targetingMatch))")
