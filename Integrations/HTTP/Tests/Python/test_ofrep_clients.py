@@ -293,7 +293,7 @@ def main():
                 [os.path.join(os.path.dirname(sys.executable), "schemathesis"), "run", description, "--url", first.url,
                  "-H", f"Authorization: Bearer {TOKEN}", "--checks", "all", "--max-examples", examples, "--workers", "1",
                  "--seed", os.environ.get("STOWAGE_SCHEMATHESIS_SEED", "1")],
-                capture_output=True, text=True)
+                capture_output=True, text=True, cwd=folder)  # its cache stays in the temporary folder
             summary = [line for line in run.stdout.splitlines() if "generated" in line or line.startswith("- ST")]
             if run.returncode != 0:
                 print(run.stdout[-6000:])
