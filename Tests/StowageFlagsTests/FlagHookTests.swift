@@ -66,10 +66,11 @@ struct FlagHookTests {
         let acme = EvaluationContext(targetingKey: "u", attributes: ["tenant": "acme"])
 
         #expect(flags.value(\.newCheckout, for: acme) == true)
-        #expect(log.withLock { $0 } == [
-            "first.before new-checkout", "second.before new-checkout", "second.after true TARGETING_MATCH", "first.after true TARGETING_MATCH",
-            "second.finally", "first.finally",
-        ])
+        #expect(
+            log.withLock { $0 } == [
+                "first.before new-checkout", "second.before new-checkout", "second.after true TARGETING_MATCH", "first.after true TARGETING_MATCH",
+                "second.finally", "first.finally",
+            ])
         log.withLock { $0 = [] }
         // A flag without a rule runs the hooks too, once any is registered.
         #expect(flags.hookedRateLimit == 100)
@@ -160,9 +161,10 @@ struct FlagHookTests {
         }
         // A plain read, which takes its own path until a hook, here a global one, is registered.
         #expect(flags.globallyHooked == false)
-        #expect(log.withLock { $0 } == [
-            "global.before globally-hooked", "pole.before globally-hooked", "pole.after false DEFAULT", "global.after false DEFAULT", "pole.finally",
-        ])
+        #expect(
+            log.withLock { $0 } == [
+                "global.before globally-hooked", "pole.before globally-hooked", "pole.after false DEFAULT", "global.after false DEFAULT", "pole.finally",
+            ])
     }
 
     @Test func trackedEventsReachTheGlobalTrackersAndThePoles() throws {

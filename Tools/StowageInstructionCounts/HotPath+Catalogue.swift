@@ -65,5 +65,18 @@ extension HotPath {
             _ = try flags.update(with: Array(#"{"new-checkout": true, "rate-limit": 250}"#.utf8))
             return { flags.newCheckout ? 1 : 0 }
         },
+        HotPath(
+            name: "flag-evaluate-targeted",
+            summary: "flags.value(\\.newCheckout, for: context), a Bool flag whose targeting rule reads one attribute, with no hook registered",
+            expected: 1
+        ) {
+            let flags = try FlagPole(AppFlags(), overrides: InMemoryStore(), remote: InMemoryStore())
+            _ = try flags.update(
+                with: Array(
+                    #"{"flags": {"new-checkout": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"==": [{"var": "plan"}, "pro"]}, "on", "off"]}}}}"#
+                        .utf8))
+            let pro = EvaluationContext(targetingKey: "user-1", attributes: ["plan": "pro"])
+            return { flags.value(\.newCheckout, for: pro) ? 1 : 0 }
+        },
     ]
 }
