@@ -16,6 +16,10 @@ let package = Package(
         // of the published package, and puts the core's URL in place of its path.
         // Named, because a path dependency is otherwise known by its folder's name.
         .package(name: "Stowage", path: "../.."),
+        // The plugin that compiles the guides' code, shared by every integration.
+        .package(path: "../../Tools/GuideCode"),
+        // The clock, samples and tables every integration's benchmarks share.
+        .package(path: "../../Tools/BenchmarkSupport"),
         // The fleet the Python clients' test serves from: two servers on one PostgreSQL namespace.
         .package(name: "StowagePostgres", path: "../Postgres"),
         // release: remove-end
@@ -71,6 +75,33 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Tests/StowageHTTPFleetServer"
+        ),
+        // The code of Guides/ServingFlags.md, a program that CI runs to check what it prints, so the guide can not drift from the API.
+        .executableTarget(
+            name: "StowageHTTPGuide",
+            dependencies: [
+                "StowageHTTP",
+                .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Guides/StowageHTTPGuide",
+            plugins: [.plugin(name: "GuideCode", package: "GuideCode")]
+        ),
+        // A load test of bulk evaluation on loopback, beside in-process and static baselines (swift run -c release StowageHTTPBenchmarks).
+        .executableTarget(
+            name: "StowageHTTPBenchmarks",
+            dependencies: [
+                "StowageHTTP",
+                .product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/StowageHTTPBenchmarks"
         ),
         // release: remove-end
 
