@@ -162,5 +162,5 @@ do {
     print("StowageHTTPBenchmarks: \(error)")
     exit(1)
 }
-_ = try await client.shutdown()
+try await client.shutdown().get()
 serving.cancel()
