@@ -140,7 +140,9 @@ do {
     _ = try await load(path: "/static", expectedFlags: nil)  // warms the connections up
     let (bulk, bulkRate) = try await load(path: "/ofrep/v1/evaluate/flags", expectedFlags: flagCount)
     let (file, fileRate) = try await load(path: "/static", expectedFlags: nil)
-    var table = ResultTable(title: "OFREP bulk evaluation of \(flagCount) flags on loopback, \(Int(rate)) requests/s for \(Format.significant(seconds)) s", ratioHeading: "p50 / static p50", layout: .latency)
+    var table = ResultTable(
+        title: "OFREP bulk evaluation of \(flagCount) flags on loopback, \(Int(rate)) requests/s for \(Format.significant(seconds)) s",
+        ratioHeading: "p50 / static p50", layout: .latency)
     table.rows = [
         ResultTable.Row(
             name: "the same evaluations in-process (baseline)", p50: Format.duration(inProcess.median), p90: Format.duration(inProcess.percentile(90)),
