@@ -81,8 +81,8 @@ final class FlagBoard: Sendable {
     /// are bound (a pole's). The remote layer does it after every change.
     func loadConfigurations() {
         Self.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: true)
-        let marks: @Sendable () -> Void = { [weak self] in
-            guard let self else { return }
+        // What the board's own lets are, not the board: the lists keep it until its tokens go, with it.
+        let marks: @Sendable () -> Void = { [configurations, remote, checkersByKey] in
             Self.reloadConfigurations(configurations, from: remote, checkers: checkersByKey, force: true)
         }
         hookObservations.withLock { $0 = [FlagHooks.global.observe(marks), hooks.observe(marks)] }

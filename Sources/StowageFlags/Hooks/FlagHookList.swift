@@ -28,8 +28,10 @@ final class FlagHookList: Sendable {
             return state.nextID
         }
         changed()
-        return FlagHookRegistration { [weak self] in
-            guard let self else { return }
+        // Strong captures here and below: a weak one gives the list a side table, whose address
+        // only the object's reference count holds, which LeakSanitizer reports as leaked at exit
+        // for the global list. The list holds no registration or token, so nothing cycles.
+        return FlagHookRegistration { [self] in
             let removed = state.withLock { state in
                 let count = state.hooks.count
                 state.hooks.removeAll { $0.id == id }
@@ -46,8 +48,8 @@ final class FlagHookList: Sendable {
             state.trackers.append((state.nextID, tracker))
             return state.nextID
         }
-        return FlagHookRegistration { [weak self] in
-            self?.state.withLock { state in state.trackers.removeAll { $0.id == id } }
+        return FlagHookRegistration { [self] in
+            state.withLock { state in state.trackers.removeAll { $0.id == id } }
         }
     }
 
@@ -58,7 +60,7 @@ final class FlagHookList: Sendable {
             state.listeners[state.nextID] = listener
             return state.nextID
         }
-        return ObservationToken { [weak self] in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
+        return ObservationToken { [self] in _ = state.withLock { $0.listeners.removeValue(forKey: id) } }
     }
 
     private func changed() {
