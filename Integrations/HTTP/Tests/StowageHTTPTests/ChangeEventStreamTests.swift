@@ -17,8 +17,9 @@ struct ChangeEventStreamTests {
 
     init() throws { flags = try ServedShop.pole() }
 
-    /// Runs `body` against the server on a free port, in a service group, then shuts it down gracefully.
-    private func withServer(_ body: @escaping @Sendable (_ port: Int) async throws -> Void) async throws {
+    /// The server on a free port, in a service group of its own, with heartbeats every 200 ms;
+    /// `ports` gives the port once it listens.
+    private func server() -> (group: ServiceGroup, ports: AsyncStream<Int>) {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         OFREPEndpoint(serving: flags, accessTokens: AccessTokens([ServedShop.token]), options: .init(heartbeatInterval: .milliseconds(200)))
@@ -29,7 +30,12 @@ struct ChangeEventStreamTests {
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
             })
-        let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+        return (ServiceGroup(services: [server], logger: Logger(label: "test")), ports)
+    }
+
+    /// Runs `body` against the server, then shuts it down gracefully.
+    private func withServer(_ body: @escaping @Sendable (_ port: Int) async throws -> Void) async throws {
+        let (group, ports) = server()
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()
@@ -95,14 +101,7 @@ struct ChangeEventStreamTests {
     }
 
     @Test func aGracefulShutdownEndsOpenStreamsAndTheServerStops() async throws {
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let router = Router()
-        OFREPEndpoint(serving: flags, accessTokens: AccessTokens([ServedShop.token]), options: .init(heartbeatInterval: .milliseconds(200)))
-            .addRoutes(to: router)
-        let server = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) })
-        let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+        let (group, ports) = server()
         let (stops, stopContinuation) = AsyncStream.makeStream(of: Bool.self)
         let running = Task {
             defer { stopContinuation.yield(true) }
