@@ -23,8 +23,8 @@ final class FlagChangeBroadcast: Sendable {
     /// The latest revision.
     var revision: UInt64 { state.withLock { $0.revision } }
 
-    /// The revisions after the current one, the latest first when several
-    /// came before the listener read; ends when the listener stops reading.
+    /// The revisions after the current one; of several that came before the
+    /// listener read, only the latest. Ends when the listener stops reading.
     func revisions() -> AsyncStream<UInt64> {
         let (stream, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state in
