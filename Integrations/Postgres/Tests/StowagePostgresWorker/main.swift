@@ -86,6 +86,22 @@ do {
         guard arguments.count > 3 else { fail("write needs a value") }
         try store.set(arguments[3], forKey: key)
         try store.flush()
+    case "history-writes":
+        // history-writes <namespace> <keys> <count>: sets "<author>-<i>" in key "k<i % keys>", <count> times, as
+        // STOWAGE_WORKER_AUTHOR, each waiting for its commit, going on after a failed one; prints "ok <key> <value>"
+        // for each acknowledged write, then waits until every queued write is committed and prints "done".
+        guard arguments.count > 3, let keys = Int(key), let count = Int(arguments[3]) else { fail("history-writes needs keys and a count") }
+        let author = environment["STOWAGE_WORKER_AUTHOR"] ?? "worker"
+        for index in 0..<count {
+            let (written, value) = ("k\(index % keys)", "\(author)-\(index)")
+            do {
+                try ChangeAuthor.$name.withValue(author) { try store.set(value, forKey: written) }
+                try store.flush()
+                print("ok \(written) \(value)")
+            } catch {}
+        }
+        for _ in 0..<60 where (try? store.flush()) == nil {}
+        print("done")
     case "read":
         // read <namespace> <key>: prints the string the store loaded, or "absent".
         print(try store.value(forKey: key, as: String.self) ?? "absent")

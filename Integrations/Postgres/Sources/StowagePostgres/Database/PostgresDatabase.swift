@@ -92,7 +92,11 @@ struct PostgresDatabase: Sendable {
         // checks the right to create a schema before whether it exists, so look first.
         let installed = try await installedVersions(on: connection)
         if let entries = installed.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
-        if installed.entries != nil, installed.notifications ?? 0 >= PostgresSchema.notificationsVersion { return nil }
+        if installed.entries != nil, installed.notifications ?? 0 >= PostgresSchema.notificationsVersion,
+            installed.history ?? 0 >= PostgresSchema.historyVersion
+        {
+            return nil
+        }
         do {
             var lock = PostgresBindings()
             lock.append(schema.setupLockID)
@@ -105,6 +109,7 @@ struct PostgresDatabase: Sendable {
                     var statements: [String] = []
                     if locked.entries == nil { statements += [schema.createSchema, schema.createVersions] + schema.createVersion1 }
                     if locked.notifications ?? 0 < PostgresSchema.notificationsVersion { statements += schema.createNotifications }
+                    if locked.history ?? 0 < PostgresSchema.historyVersion { statements += schema.createHistory }
                     for statement in statements {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
@@ -117,6 +122,7 @@ struct PostgresDatabase: Sendable {
             return nil
         } catch  where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
             // Triggers of an earlier version notify all the same, without values: nothing is lost but the opt-in.
+            // Tables a DBA made without the history open without it: changes are not recorded, which the history's readers are told.
             if installed.notifications != nil { return nil }
             return StorageError(
                 code: .storeFailure,
@@ -147,7 +153,7 @@ struct PostgresDatabase: Sendable {
 
     /// The versions recorded in `schema_versions` of the tables and of
     /// the notifications; `nil` where missing.
-    private func installedVersions(on connection: PostgresConnection) async throws -> (entries: Int32?, notifications: Int32?) {
+    private func installedVersions(on connection: PostgresConnection) async throws -> (entries: Int32?, notifications: Int32?, history: Int32?) {
         var binds = PostgresBindings()
         binds.append("\(schema.name).schema_versions")
         var exists = false
@@ -156,13 +162,16 @@ struct PostgresDatabase: Sendable {
         {
             exists = found
         }
-        guard exists else { return (nil, nil) }
-        var versions: (entries: Int32?, notifications: Int32?) = (nil, nil)
+        guard exists else { return (nil, nil, nil) }
+        var versions: (entries: Int32?, notifications: Int32?, history: Int32?) = (nil, nil, nil)
         for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
             versions.entries = found
         }
         for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectNotificationsVersion), logger: logger).decode(Int32.self) {
             versions.notifications = found
+        }
+        for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectHistoryVersion), logger: logger).decode(Int32.self) {
+            versions.history = found
         }
         return versions
     }
@@ -185,7 +194,19 @@ struct PostgresDatabase: Sendable {
 
     /// Writes every key's value (`nil` text: removed) in one statement.
     /// - Returns: each key's new revision.
-    func write(_ unsorted: [(key: String, text: String?)], on connection: PostgresConnection) async throws -> [String: Int64] {
+    /// Writes of different authors go in one statement each, since a
+    /// statement sets one author for its transaction.
+    func write(_ unsorted: [(key: String, text: String?, author: String?)], on connection: PostgresConnection) async throws -> [String: Int64] {
+        var byAuthor: [String: [(key: String, text: String?)]] = [:]
+        for item in unsorted { byAuthor[item.author ?? "", default: []].append((item.key, item.text)) }
+        var revisions: [String: Int64] = [:]
+        for (author, items) in byAuthor.sorted(by: { $0.key < $1.key }) {
+            revisions.merge(try await write(items, author: author, on: connection)) { $1 }
+        }
+        return revisions
+    }
+
+    private func write(_ unsorted: [(key: String, text: String?)], author: String, on connection: PostgresConnection) async throws -> [String: Int64] {
         // In key order, so two processes' batches lock rows in one order and never deadlock each other.
         let batch = unsorted.sorted { Self.databaseKey($0.key) < Self.databaseKey($1.key) }
         var binds = PostgresBindings()
@@ -201,6 +222,7 @@ struct PostgresDatabase: Sendable {
             binds.append(batch.map { $0.text == nil })
             sql = schema.upsertBatch
         }
+        binds.append(author)
         var revisions: [String: Int64] = [:]
         let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         for try await (key, revision) in rows.decode((String, Int64).self) {
@@ -228,16 +250,18 @@ struct PostgresDatabase: Sendable {
     /// the revision given (0: no row), all or nothing. One key is one
     /// statement; several run in one transaction.
     /// - Returns: each key's new revision, or `nil` when a row had moved on and nothing was written.
-    func replace(_ items: [(key: String, text: String?, expectedRevision: Int64)], on connection: PostgresConnection) async throws -> [String: Int64]? {
+    func replace(
+        _ items: [(key: String, text: String?, expectedRevision: Int64)], author: String?, on connection: PostgresConnection
+    ) async throws -> [String: Int64]? {
         if items.count == 1 {
-            return try await conditionalWrite(items[0], on: connection, inTransaction: false)
+            return try await conditionalWrite(items[0], author: author, on: connection, inTransaction: false)
         }
         do {
             return try await connection.withTransaction(logger: logger) { connection in
                 var revisions: [String: Int64] = [:]
                 // In key order, so two transactions lock rows in one order.
                 for item in items.sorted(by: { Self.databaseKey($0.key) < Self.databaseKey($1.key) }) {
-                    guard let written = try await conditionalWrite(item, on: connection, inTransaction: true) else { throw Conflict() }
+                    guard let written = try await conditionalWrite(item, author: author, on: connection, inTransaction: true) else { throw Conflict() }
                     revisions.merge(written) { $1 }
                 }
                 return revisions
@@ -251,7 +275,7 @@ struct PostgresDatabase: Sendable {
     private struct Conflict: Error {}
 
     private func conditionalWrite(
-        _ item: (key: String, text: String?, expectedRevision: Int64), on connection: PostgresConnection, inTransaction: Bool
+        _ item: (key: String, text: String?, expectedRevision: Int64), author: String?, on connection: PostgresConnection, inTransaction: Bool
     ) async throws -> [String: Int64]? {
         var binds = PostgresBindings()
         binds.append(namespace)
@@ -264,6 +288,7 @@ struct PostgresDatabase: Sendable {
             binds.append(item.expectedRevision)
             sql = schema.updateIfRevision
         }
+        binds.append(author ?? "")
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
         let rows = try await connection.query(query, logger: logger)
         var revision: Int64?

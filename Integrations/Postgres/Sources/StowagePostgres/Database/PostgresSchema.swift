@@ -15,7 +15,7 @@ struct PostgresSchema: Sendable {
     static let notificationsVersion: Int32 = 2
 
     let name: String
-    private let quoted: String
+    let quoted: String
 
     init(name: String) throws(StorageError) {
         let isPlain =
@@ -167,7 +167,7 @@ struct PostgresSchema: Sendable {
     var upsertBatch: String {
         """
         INSERT INTO \(entries) AS e (namespace, key, value, removed)
-        SELECT $1, k, CASE WHEN r THEN NULL ELSE v END, r FROM unnest($2::text[], $3::text[], $4::boolean[]) AS t(k, v, r)
+        SELECT $1, k, CASE WHEN r THEN NULL ELSE v END, r FROM unnest($2::text[], $3::text[], $4::boolean[]) AS t(k, v, r), \(authorSetting(5))
         ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
         RETURNING key, revision
         """
@@ -176,7 +176,7 @@ struct PostgresSchema: Sendable {
     /// The compare-and-swap of a key with no row yet: only if there still is none.
     var insertIfAbsent: String {
         """
-        INSERT INTO \(entries) (namespace, key, value, removed) VALUES ($1, $2, $3::text, $3::text IS NULL)
+        INSERT INTO \(entries) (namespace, key, value, removed) SELECT $1, $2, $3::text, $3::text IS NULL FROM \(authorSetting(4))
         ON CONFLICT (namespace, key) DO NOTHING RETURNING revision
         """
     }
@@ -186,7 +186,7 @@ struct PostgresSchema: Sendable {
     /// the common case, need not pay to build and `unnest`.
     var upsertOne: String {
         """
-        INSERT INTO \(entries) AS e (namespace, key, value, removed) VALUES ($1, $2, $3::text, $3::text IS NULL)
+        INSERT INTO \(entries) AS e (namespace, key, value, removed) SELECT $1, $2, $3::text, $3::text IS NULL FROM \(authorSetting(4))
         ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
         RETURNING key, revision
         """
@@ -194,6 +194,16 @@ struct PostgresSchema: Sendable {
 
     /// The compare-and-swap of a key with a row: only if its revision is still `$4`.
     var updateIfRevision: String {
-        "UPDATE \(entries) SET value = $3::text, removed = ($3::text IS NULL) WHERE namespace = $1 AND key = $2 AND revision = $4 RETURNING revision"
+        """
+        UPDATE \(entries) SET value = $3::text, removed = ($3::text IS NULL) FROM \(authorSetting(5))
+        AND namespace = $1 AND key = $2 AND revision = $4 RETURNING revision
+        """
+    }
+
+    /// A one-row table that sets, for the statement's transaction, the
+    /// author the history records (`$n`, text; empty: none): joined to the
+    /// rows written, and tested, so it is evaluated before the first row's trigger runs.
+    private func authorSetting(_ parameter: Int) -> String {
+        "(SELECT set_config('stowage.author', $\(parameter)::text, true) AS author) AS author_setting WHERE author_setting.author IS NOT NULL"
     }
 }

@@ -37,6 +37,23 @@ extension PostgresStore {
         /// one gone silent without closing (a network that drops packets) is
         /// found within this and ``operationTimeout``, and replaced.
         public var heartbeatInterval: Duration
+        /// Who the history records as the author of this store's writes when
+        /// the writer names none (``ChangeAuthor``): a service's name, say.
+        /// `nil`: the history has only the connection's role and `application_name`.
+        public var author: String?
+        /// The keys whose values are secret, as patterns where `*` stands for
+        /// any text (`"database-password"`, `"secrets.*"`): the history
+        /// records that they changed, never their values, and descriptions,
+        /// snapshots and the admin page redact them. The store adds them to
+        /// the table the history's trigger reads (`secret_keys`), and never
+        /// removes one there: a server of an older configuration can not make
+        /// a secret public again.
+        public var secretKeys: [String]
+        /// How long the history keeps entries of this store's namespace.
+        public var historyRetention: HistoryRetention
+        /// How often the store prunes the history to ``historyRetention``
+        /// while it runs (and once when it starts).
+        public var historyPruningInterval: Duration
 
         public init(
             schema: String = "stowage",
@@ -48,7 +65,11 @@ extension PostgresStore {
             maximumQueuedWrites: Int = 100_000,
             listensForChanges: Bool = true,
             resynchronizationInterval: Duration? = .seconds(300),
-            heartbeatInterval: Duration = .seconds(5)
+            heartbeatInterval: Duration = .seconds(5),
+            author: String? = nil,
+            secretKeys: [String] = [],
+            historyRetention: HistoryRetention = .forever,
+            historyPruningInterval: Duration = .seconds(3_600)
         ) {
             self.schema = schema
             self.operationTimeout = operationTimeout
@@ -60,6 +81,22 @@ extension PostgresStore {
             self.listensForChanges = listensForChanges
             self.resynchronizationInterval = resynchronizationInterval
             self.heartbeatInterval = heartbeatInterval
+            self.author = author
+            self.secretKeys = secretKeys
+            self.historyRetention = historyRetention
+            self.historyPruningInterval = historyPruningInterval
         }
+    }
+}
+
+extension PostgresStore {
+    /// How long the history of changes keeps an entry.
+    public enum HistoryRetention: Sendable, Hashable {
+        /// Every entry is kept.
+        case forever
+        /// Entries older than this are pruned.
+        case maximumAge(Duration)
+        /// Each key keeps its newest entries, this many.
+        case latestPerKey(Int)
     }
 }

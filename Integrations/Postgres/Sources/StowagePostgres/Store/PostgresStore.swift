@@ -132,6 +132,10 @@ public final class PostgresStore: UnderlyingStorage, Service, CustomStringConver
         if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "statement_timeout" }) {
             configuration.options.additionalStartupParameters.append(("statement_timeout", "\(Self.milliseconds(options.operationTimeout))"))
         }
+        // The history names the application of every change; a store's own are "stowage" unless the configuration says otherwise.
+        if !configuration.options.additionalStartupParameters.contains(where: { $0.0 == "application_name" }) {
+            configuration.options.additionalStartupParameters.append(("application_name", "stowage"))
+        }
         let attempts = ConnectionAttempts()
         let logger = Logger(label: "stowage.postgres") { _ in ConnectionAttemptLogHandler(attempts: attempts) }
         let endpoint = configuration.unixSocketPath ?? "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
@@ -266,7 +270,8 @@ public final class PostgresStore: UnderlyingStorage, Service, CustomStringConver
     public func replaceStoredValue(
         forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
     ) async throws -> Bool {
-        try await backing.replace(expected: [key: expected], replacements: [key: (newValue, try newValue.map { try text(of: $0, forKey: key) })])
+        try await backing.replace(
+            expected: [key: expected], replacements: [key: (newValue, try newValue.map { try text(of: $0, forKey: key) })], author: ChangeAuthor.name)
     }
 
     public func replaceStoredValues(
@@ -278,9 +283,10 @@ public final class PostgresStore: UnderlyingStorage, Service, CustomStringConver
             prepared[key] = (value, try value.map { try text(of: $0, forKey: key) })
         }
         let key = replacements.count == 1 ? replacements.keys.first : nil
+        let author = ChangeAuthor.name
         return try waitSynchronously(for: description, asyncForm: "try await reference.modifyAndCommit { … }", key: key) {
             [backing, prepared] () async throws(StorageError) in
-            try await backing.replace(expected: expected, replacements: prepared)
+            try await backing.replace(expected: expected, replacements: prepared, author: author)
         }
     }
 

@@ -10,11 +10,12 @@ extension PostgresStoreBacking {
     ///   then neither queued nor shown.
     func enqueueWrite(key: String, value: StoredValue?, text: String?) throws(StorageError) {
         let maximum = options.maximumQueuedWrites
+        let author = ChangeAuthor.name ?? options.author
         enum Refusal { case full, stopped }
         let refusal = update { state -> Refusal? in
             guard state.phase != .stopped else { return .stopped }
             guard state.queuedWriteCount < maximum else { return .full }
-            let write = State.PendingWrite(number: state.nextWriteNumber, key: key, value: value, text: text)
+            let write = State.PendingWrite(number: state.nextWriteNumber, key: key, value: value, text: text, author: author)
             state.nextWriteNumber += 1
             state.queue.append(.write(write))
             state.queuedWritesPerKey[key, default: 0] += 1
@@ -58,7 +59,7 @@ extension PostgresStoreBacking {
     func commit(_ writes: [State.PendingWrite]) async {
         var latest: [String: State.PendingWrite] = [:]
         for write in writes { latest[write.key] = write }
-        let batch = latest.values.map { (key: $0.key, text: $0.text) }
+        let batch = latest.values.map { (key: $0.key, text: $0.text, author: $0.author) }
         var delay = options.initialRetryDelay
         var failedAttempts = 0
         update { $0.writesInFlight = writes[0].number...writes[writes.count - 1].number }
@@ -111,7 +112,7 @@ extension PostgresStoreBacking {
                 do {
                     let database = database
                     let revisions = try await database.withConnection(within: options.operationTimeout) {
-                        try await database.write([(key: key, text: write.text)], on: $0)
+                        try await database.write([(key: key, text: write.text, author: write.author)], on: $0)
                     }
                     if let revision = revisions[PostgresDatabase.databaseKey(key)] { committed[key] = revision }
                     if failedAttempts > 0 { reportCommittedAfterRetries(keys: [key], failedAttempts: failedAttempts) }

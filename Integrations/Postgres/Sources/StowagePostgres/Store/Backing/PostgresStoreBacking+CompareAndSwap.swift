@@ -12,14 +12,17 @@ extension PostgresStoreBacking {
     /// its statement (the deadline closes its gate): the error says nothing
     /// was written. One whose statement may have reached the database says
     /// the outcome is unknown.
-    func replace(expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)]) async throws(StorageError) -> Bool {
+    func replace(
+        expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)], author: String?
+    ) async throws(StorageError) -> Bool {
         let reply = PendingReply<Bool>()
         let deadline = ContinuousClock.now + options.operationTimeout
         let gate = StatementGate()
         let keys = replacements.keys.sorted()
         let queued = update { state -> Bool in
             guard state.phase != .stopped else { return false }
-            state.queue.append(.replace(.init(expected: expected, replacements: replacements, reply: reply, deadline: deadline, gate: gate)))
+            state.queue.append(
+                .replace(.init(expected: expected, replacements: replacements, reply: reply, deadline: deadline, gate: gate, author: author ?? options.author)))
             return true
         }
         guard queued else { throw stoppedError(key: keys.count == 1 ? keys[0] : nil) }
@@ -71,7 +74,7 @@ extension PostgresStoreBacking {
         do {
             let database = database
             let revisions = try await database.withConnection(within: replacement.deadline - .now, gate: replacement.gate) {
-                try await database.replace(plan, on: $0)
+                try await database.replace(plan, author: replacement.author, on: $0)
             }
             if let revisions {
                 let changed = update { state in

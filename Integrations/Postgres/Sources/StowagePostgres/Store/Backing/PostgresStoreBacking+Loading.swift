@@ -44,8 +44,11 @@ extension PostgresStoreBacking {
             }
             do {
                 let database = database
+                let secretKeys = options.secretKeys
                 let (withoutNotifications, loaded) = try await database.withConnection(within: options.operationTimeout) { connection in
-                    (try await database.prepareTables(on: connection), try await database.loadNamespace(on: connection))
+                    let withoutNotifications = try await database.prepareTables(on: connection)
+                    try await database.addSecretPatterns(secretKeys, on: connection)
+                    return (withoutNotifications, try await database.loadNamespace(on: connection))
                 }
                 if let withoutNotifications { report(withoutNotifications) }
                 for problem in loaded.unreadable { report(problem) }

@@ -49,6 +49,7 @@ extension PostgresStoreBacking {
             }
         }
         let worker = Task.detached(executorPreference: StoreExecutor.shared) { await self.work() }
+        let pruning = startPruning()
         let shutdownDeadline = Locked<Task<Void, Never>?>(nil)
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
@@ -73,6 +74,7 @@ extension PostgresStoreBacking {
         }
         shutdownDeadline.withLock { $0?.cancel() }
         timer?.cancel()
+        pruning?.cancel()
         pool.cancel()
         await pool.value
         finishStopping()

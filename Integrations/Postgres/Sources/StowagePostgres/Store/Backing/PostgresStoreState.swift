@@ -23,6 +23,8 @@ struct PostgresStoreState {
         let value: StoredValue?
         /// `value` as JSON text, made when queued so an error reaches the setter.
         let text: String?
+        /// Who the history records as its author: the writer's ``ChangeAuthor``, or the store's.
+        let author: String?
     }
 
     /// A compare-and-swap of one or more keys, answered by the worker.
@@ -34,6 +36,8 @@ struct PostgresStoreState {
         let deadline: ContinuousClock.Instant
         /// Closed by whichever comes first, the connection or the caller's deadline.
         let gate: StatementGate
+        /// Who the history records as its author, taken when the call was made.
+        let author: String?
     }
 
     enum Operation {
