@@ -1,11 +1,15 @@
-// One server of a fleet, for the Python clients' test (Scripts/check-python-clients.sh): a pole
-// whose remote values are a PostgresStore namespace, served over OFREP on a free port of 127.0.0.1.
+// One server of a fleet, for the Python clients' test (Scripts/check-python-clients.sh) and the
+// admin page's browser test (Scripts/check-admin-page.sh): a pole whose remote values are a
+// PostgresStore namespace, served over OFREP on a free port of 127.0.0.1, and the admin page for
+// it and for a second namespace of settings ("<namespace>-settings", "database-password" secret).
 //
 // Environment: the STOWAGE_POSTGRES_* variables of Integrations/Postgres/Scripts/postgres.sh,
-// STOWAGE_HTTP_NAMESPACE, and STOWAGE_HTTP_TOKEN_SHA256 (the digest of the clients' token).
-// It prints "listening on PORT" once it serves, then reads lines on standard input: each a JSON
-// payload of flag definitions, applied as a patch and committed to PostgreSQL, then answered with
-// "applied". It stops, gracefully, at the end of its input or on SIGTERM.
+// STOWAGE_HTTP_NAMESPACE, STOWAGE_HTTP_TOKEN_SHA256 (the digest of the clients' token), and for
+// the admin page STOWAGE_HTTP_SESSION_KEY (64 hex digits, the fleet's) and STOWAGE_HTTP_ADMIN_USERS
+// ("name:role:password,…", hashed at start). It prints "listening on PORT" once it serves, with
+// STOWAGE_HTTP_PRINT_OBSERVED=1 "observed KEY VALUE" whenever its pole sees a flag change, and reads lines on standard input: each a JSON payload of
+// flag definitions, applied as a patch and committed to PostgreSQL, then answered with "applied".
+// It stops, gracefully, at the end of its input or on SIGTERM.
 import Foundation
 import Hummingbird
 import Logging
@@ -13,6 +17,7 @@ import ServiceLifecycle
 import StowageFlags
 import StowageHTTP
 import StowageInMemory
+import StowageJSON
 import StowagePostgres
 import UnixSignals
 
@@ -62,16 +67,38 @@ let store = try PostgresStore(
         host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable),
     namespace: namespace)
 let flags = try FlagPole(ShopFlags(), overrides: InMemoryStore(), remote: store)
+let settings = try PostgresStore(
+    configuration: PostgresClient.Configuration(
+        host: host, port: port, username: user, password: environment["STOWAGE_POSTGRES_PASSWORD"], database: database, tls: .disable),
+    namespace: namespace + "-settings", options: .init(secretKeys: ["database-password"]))
 let router = Router()
 OFREPEndpoint(serving: flags, accessTokens: try AccessTokens(sha256Digests: [digest])).addRoutes(to: router)
+if let keyText = environment["STOWAGE_HTTP_SESSION_KEY"], let userList = environment["STOWAGE_HTTP_ADMIN_USERS"] {
+    var users = AdminUsers()
+    for entry in userList.split(separator: ",") {
+        let parts = entry.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let role = AdminUsers.Role(rawValue: parts[1]) else { fatalError("STOWAGE_HTTP_ADMIN_USERS: \(entry)") }
+        users.addUser(parts[0], passwordHash: AdminUsers.hashPassword(parts[2], cost: 4), role: role)
+    }
+    let key = stride(from: 0, to: keyText.count - 1, by: 2).compactMap { offset in
+        UInt8(keyText.dropFirst(offset).prefix(2), radix: 16)
+    }
+    // Plain HTTP on the loopback interface: a browser keeps Secure cookies only for HTTPS and localhost.
+    try AdminPage(flags: flags, settings: settings, users: users, sessionKey: key).addRoutes(to: router)
+}
+let printsObserved = environment["STOWAGE_HTTP_PRINT_OBSERVED"] == "1"
+let observation = flags.observe { state in
+    if printsObserved { say("observed \(state.key) \((try? state.value.jsonText()) ?? "?")") }
+}
 let server = Application(
     router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
     onServerRunning: { channel in say("listening on \(channel.localAddress?.port ?? 0)") }, logger: logger)
 let group = ServiceGroup(
     configuration: ServiceGroupConfiguration(
         services: [
-            .init(service: store), .init(service: server),
+            .init(service: store), .init(service: settings), .init(service: server),
             .init(service: PayloadReader(flags: flags, store: store), successTerminationBehavior: .gracefullyShutdownGroup),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
 try await group.run()
+withExtendedLifetime(observation) {}

@@ -13,11 +13,17 @@ final class FlagChangeBroadcast: Sendable {
 
     private let state = Locked(State())
     /// The observation of the flags' stores, kept as long as the broadcast.
-    private let observation = Locked<ObservationToken?>(nil)
+    private let observation = Locked<[ObservationToken]>([])
 
     init(_ flags: ServedFlags) {
         let token = flags.observe { [weak self] in self?.flagsChanged() }
-        observation.withLock { $0 = token }
+        observation.withLock { $0 = [token] }
+    }
+
+    /// A broadcast of the changes of several stores: the admin page's flags and settings.
+    init(observing observers: [@Sendable (_ handler: @escaping @Sendable () -> Void) -> ObservationToken]) {
+        let tokens = observers.map { observe in observe { [weak self] in self?.flagsChanged() } }
+        observation.withLock { $0 = tokens }
     }
 
     /// The latest revision.
