@@ -3,10 +3,11 @@
 # servers (Tests/Python/test_admin_page.py says what is checked), on a throwaway PostgreSQL
 # server that Integrations/Postgres/Scripts/postgres.sh starts and stops.
 #
-#   Integrations/HTTP/Scripts/check-admin-page.sh [SCRATCH_PATH [SCREENSHOTS]]
+#   Integrations/HTTP/Scripts/check-admin-page.sh [SCRATCH_PATH [SCREENSHOTS [STOWAGE_TOOL]]]
 #
 # SCRATCH_PATH is the build folder whose debug/StowageHTTPFleetServer it runs (built here when
-# missing; default: the package's .build). Chromium and chromium-driver are installed with
+# missing; default: the package's .build); STOWAGE_TOOL the stowage tool whose history commands
+# it runs (default: Integrations/CommandLine's debug build, built here when missing). Chromium and chromium-driver are installed with
 # apt-get where missing; selenium goes to a virtual environment in .build-python-browser.
 # The screenshots go to SCREENSHOTS (default: a temporary folder); the guide's are made with
 # Guides/Images as SCREENSHOTS.
@@ -15,6 +16,8 @@ package="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root="$(cd "$package/../.." && pwd)"
 scratch="${1:-$package/.build}"
 screenshots="${2:-$(mktemp -d)}"
+tool="${3:-$root/Integrations/CommandLine/.build/debug/stowage}"
+[ -x "$tool" ] || swift build --package-path "$root/Integrations/CommandLine" --product stowage
 
 if ! command -v chromium > /dev/null || ! command -v chromedriver > /dev/null; then
     command -v apt-get > /dev/null || { echo "check-admin-page.sh: chromium and chromium-driver are missing, and there is no apt-get" >&2; exit 1; }
@@ -40,4 +43,4 @@ if [ "$(cat "$environment/installed" 2> /dev/null)" != "${requirements[*]}" ]; t
 fi
 
 exec bash "$root/Integrations/Postgres/Scripts/postgres.sh" run -- \
-    "$environment/bin/python" "$package/Tests/Python/test_admin_page.py" "$server" "$screenshots"
+    "$environment/bin/python" "$package/Tests/Python/test_admin_page.py" "$server" "$screenshots" "$tool"

@@ -20,7 +20,7 @@ struct Stowage: AsyncParsableCommand {
             """,
         subcommands: [
             FlagsCommand.self,
-            GetCommand.self, SetCommand.self, RemoveCommand.self, ListCommand.self, WatchCommand.self,
+            GetCommand.self, SetCommand.self, RemoveCommand.self, ListCommand.self, WatchCommand.self, HistoryCommand.self,
         ]
     )
 }

@@ -17,6 +17,8 @@ each, and checks that:
 - a toggle in the first browser is visible in the second browser and in the
   second server's own observer within 1 second, and an operator's psql
   UPDATE reaches both open pages without a reload;
+- the stowage tool (the third argument) reads the same history through the
+  admin page's JSON, with a token: per key, with refusals, and since a time;
 - screenshots of the list, an edit and a history are written to the folder
   given as the second argument.
 """
@@ -38,6 +40,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 NAMESPACE = "admin-" + uuid.uuid4().hex[:12]
 SESSION_KEY = uuid.uuid4().hex + uuid.uuid4().hex
 USERS = "alice:editor:alice-password,victor:viewer:victor-password"
+TOOL_TOKEN = uuid.uuid4().hex
 DEFINITIONS = (
     '{"flags": {"rate-limit": {"state": "ENABLED", "variants": {"low": 10, "high": 1000}, "defaultVariant": "low",'
     ' "targeting": {"if": [{"==": [{"var": "plan"}, "pro"]}, "high", "low"]}}}}'
@@ -59,7 +62,8 @@ class Server:
 
     def __init__(self, executable):
         environment = dict(os.environ, STOWAGE_HTTP_NAMESPACE=NAMESPACE, STOWAGE_HTTP_TOKEN_SHA256="0" * 64,
-                           STOWAGE_HTTP_SESSION_KEY=SESSION_KEY, STOWAGE_HTTP_ADMIN_USERS=USERS, STOWAGE_HTTP_PRINT_OBSERVED="1")
+                           STOWAGE_HTTP_SESSION_KEY=SESSION_KEY, STOWAGE_HTTP_ADMIN_USERS=USERS, STOWAGE_HTTP_PRINT_OBSERVED="1",
+                           STOWAGE_HTTP_ADMIN_TOKEN=f"ops-tool:viewer:{TOOL_TOKEN}")
         self.process = subprocess.Popen([executable], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment, text=True)
         self.lines = queue.Queue()
         self.observed = []
@@ -158,7 +162,7 @@ def history_rows(driver):
 
 
 def main():
-    executable, screenshots = sys.argv[1], sys.argv[2]
+    executable, screenshots, tool = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(screenshots, exist_ok=True)
     first, second = Server(executable), Server(executable)
     editor = viewer = None
@@ -269,6 +273,29 @@ def main():
         check(len(refusals) == 2, f"both refusals are in the history under victor's name: {refusals}")
         toggles = [row for row in history_rows(editor) if "alice" in row and "value" in row]
         check(len(toggles) == 1 and toggles[0].endswith("none → true"), f"alice's toggle is there, the fleet's first value for it: {toggles}")
+
+        print("The stowage tool reads the history:")
+        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 3600))
+
+        def stowage(*arguments, token=TOOL_TOKEN):
+            return subprocess.run([tool, *arguments, "--server", second.url + "/admin"], capture_output=True, text=True,
+                                  env=dict(os.environ, STOWAGE_ADMIN_TOKEN=token))
+        flags = stowage("flags", "history", "new-checkout")
+        lines = flags.stdout.splitlines()
+        check(flags.returncode == 0 and len(lines) == 3, f"stowage flags history new-checkout lists its 3 entries: {flags.stdout}{flags.stderr}")
+        check("victor" in lines[0] and "refused:" in lines[0] and "alice" in lines[2] and lines[2].endswith("none → true"),
+              "newest first: the refusals, then alice's toggle")
+        everything = stowage("flags", "history", "--since", started, "--json")
+        check(everything.returncode == 0 and '"key":"rate-limit"' in everything.stdout and '"author":"alice"' in everything.stdout,
+              "the namespace's entries since a time, as JSON")
+        settings = stowage("history", "--limit", "10")
+        secret = [line for line in settings.stdout.splitlines() if "database-password" in line]
+        region = [line for line in settings.stdout.splitlines() if " region " in line]
+        check(settings.returncode == 0 and len(secret) == 1 and secret[0].endswith("(secret)") and region and region[0].endswith('none → "eu-west-1"'),
+              f"the settings' history, the secret one without its value: {settings.stdout}")
+        check("hunter2" not in settings.stdout + stowage("history", "--json").stdout, "the secret's value is in neither")
+        refused = stowage("flags", "history", token="wrong")
+        check(refused.returncode == 1 and "401" in refused.stderr, f"a wrong token is refused: {refused.stderr.strip()}")
 
         for name in ["admin-list", "admin-edit", "admin-history"]:
             with open(f"{screenshots}/{name}.png", "rb") as image:

@@ -6,7 +6,7 @@
 // Environment: the STOWAGE_POSTGRES_* variables of Integrations/Postgres/Scripts/postgres.sh,
 // STOWAGE_HTTP_NAMESPACE, STOWAGE_HTTP_TOKEN_SHA256 (the digest of the clients' token), and for
 // the admin page STOWAGE_HTTP_SESSION_KEY (64 hex digits, the fleet's) and STOWAGE_HTTP_ADMIN_USERS
-// ("name:role:password,…", hashed at start). It prints "listening on PORT" once it serves, with
+// ("name:role:password,…", hashed at start) and STOWAGE_HTTP_ADMIN_TOKEN ("name:role:token"). It prints "listening on PORT" once it serves, with
 // STOWAGE_HTTP_PRINT_OBSERVED=1 "observed KEY VALUE" whenever its pole sees a flag change, and reads lines on standard input: each a JSON payload of
 // flag definitions, applied as a patch and committed to PostgreSQL, then answered with "applied".
 // It stops, gracefully, at the end of its input or on SIGTERM.
@@ -79,6 +79,12 @@ if let keyText = environment["STOWAGE_HTTP_SESSION_KEY"], let userList = environ
         let parts = entry.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3, let role = AdminUsers.Role(rawValue: parts[1]) else { fatalError("STOWAGE_HTTP_ADMIN_USERS: \(entry)") }
         users.addUser(parts[0], passwordHash: AdminUsers.hashPassword(parts[2], cost: 4), role: role)
+    }
+    // "name:role:token", for the stowage tool's requests.
+    if let tokenEntry = environment["STOWAGE_HTTP_ADMIN_TOKEN"] {
+        let parts = tokenEntry.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let role = AdminUsers.Role(rawValue: parts[1]) else { fatalError("STOWAGE_HTTP_ADMIN_TOKEN: name:role:token") }
+        try users.addToken(sha256Digest: AccessTokens.sha256Digest(of: parts[2]), name: parts[0], role: role)
     }
     let key = stride(from: 0, to: keyText.count - 1, by: 2).compactMap { offset in
         UInt8(keyText.dropFirst(offset).prefix(2), radix: 16)

@@ -15,6 +15,8 @@ struct FlagsCommand: AsyncParsableCommand {
             Example:
               stowage flags set --manifest app-flags.overrides.manifest.json new-checkout true
             """,
-        subcommands: [FlagsListCommand.self, FlagsEvalCommand.self, FlagsSetCommand.self, FlagsResetCommand.self, FlagsWatchCommand.self]
+        subcommands: [
+            FlagsListCommand.self, FlagsEvalCommand.self, FlagsSetCommand.self, FlagsResetCommand.self, FlagsWatchCommand.self, FlagsHistoryCommand.self,
+        ]
     )
 }
