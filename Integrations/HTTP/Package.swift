@@ -79,11 +79,13 @@ let package = Package(
             ],
             path: "Tests/StowageHTTPFleetServer"
         ),
-        // The code of Guides/ServingFlags.md, a program that CI runs to check what it prints, so the guide can not drift from the API.
+        // The code of Guides/ServingFlags.md and Guides/RunningFleetFlags.md, a program that CI runs to check what it prints,
+        // so the guides can not drift from the API.
         .executableTarget(
             name: "StowageHTTPGuide",
             dependencies: [
                 "StowageHTTP",
+                .product(name: "StowagePostgres", package: "StowagePostgres"),
                 .product(name: "StowageInMemory", package: "Stowage"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -97,7 +97,8 @@ struct PostgresStoreHistoryTests {
         try database.psql("UPDATE stowage.entries SET value = '\"psql-secret\"' WHERE namespace = '\(namespace)' AND key = 'api-token'")
 
         let stored = try database.psql(
-            "SELECT count(*) FROM stowage.history WHERE namespace = '\(namespace)' AND (old_value LIKE '%secret%' OR new_value LIKE '%secret%' OR new_value LIKE '%hunter2%')")
+            "SELECT count(*) FROM stowage.history WHERE namespace = '\(namespace)' AND (old_value LIKE '%secret%' OR new_value LIKE '%secret%' OR new_value LIKE '%hunter2%')"
+        )
         #expect(stored == "0")
         let token = try await store.changes(forKey: "api-token")
         #expect(token.count == 2)

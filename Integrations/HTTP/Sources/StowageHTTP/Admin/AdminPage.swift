@@ -27,9 +27,9 @@ public import StowageFlags
 ///   rule, checked by the pole's own parser of flagd definitions; and sets
 ///   or resets an override of the server that serves the page.
 /// - **History**: each flag's and setting's changes with diffs, who made
-///   them and refused attempts, from stores that keep one (``ChangeHistory``,
+///   them and refused attempts, from stores that keep one (`ChangeHistory`,
 ///   the PostgreSQL store). Edits made on the page are recorded under the
-///   signed-in user's name (``ChangeAuthor``).
+///   signed-in user's name (`ChangeAuthor`).
 /// - **Live**: a change made anywhere (another browser, another server,
 ///   `psql`, the `stowage` tool) reaches open pages through an event stream,
 ///   without a reload.
@@ -90,8 +90,15 @@ public final class AdminPage: Sendable {
 
     /// A page for `flags` and, when given, the settings of `settings`.
     /// - Parameters:
+    ///   - flags: the pole whose flags the page lists and changes; its
+    ///     remote store's history (and its overrides', when they keep one)
+    ///     is the flags' history.
+    ///   - settings: a store whose keys and values the page lists, secret
+    ///     ones redacted, with their history when it keeps one.
+    ///   - users: who may sign in, and as what.
     ///   - sessionKey: at least 32 random bytes, the same on every server
     ///     that serves the page, kept as a secret (a session signed with it is a sign-in).
+    ///   - options: the page's path, title, and limits.
     /// - Throws: ``ShortSessionKey``.
     public init<Container>(
         flags: FlagPole<Container>, settings: (any UnderlyingStorage)? = nil, users: AdminUsers, sessionKey: [UInt8], options: Options = Options()

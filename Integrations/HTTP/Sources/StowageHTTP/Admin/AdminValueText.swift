@@ -21,8 +21,9 @@ enum AdminValueText {
 
     /// The lines of `old` and `new` as a diff: each line kept (" "), removed ("-") or added ("+").
     static func diff(_ old: String, _ new: String) -> [(mark: Character, line: Substring)] {
-        let a = old.split(separator: "\n", omittingEmptySubsequences: false)
-        let b = new.split(separator: "\n", omittingEmptySubsequences: false)
+        // Nothing (a value set for the first time, or removed) has no lines, not one empty line.
+        let a = old.isEmpty ? [] : old.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = new.isEmpty ? [] : new.split(separator: "\n", omittingEmptySubsequences: false)
         // The longest common subsequence, by table: values shown here are small.
         guard a.count * b.count <= 250_000 else { return a.map { ("-", $0) } + b.map { ("+", $0) } }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

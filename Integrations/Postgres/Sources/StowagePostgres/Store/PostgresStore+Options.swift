@@ -38,7 +38,7 @@ extension PostgresStore {
         /// found within this and ``operationTimeout``, and replaced.
         public var heartbeatInterval: Duration
         /// Who the history records as the author of this store's writes when
-        /// the writer names none (``ChangeAuthor``): a service's name, say.
+        /// the writer names none (`ChangeAuthor`): a service's name, say.
         /// `nil`: the history has only the connection's role and `application_name`.
         public var author: String?
         /// The keys whose values are secret, as patterns where `*` stands for
