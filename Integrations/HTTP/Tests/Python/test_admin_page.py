@@ -17,8 +17,10 @@ each, and checks that:
 - a toggle in the first browser is visible in the second browser and in the
   second server's own observer within 1 second, and an operator's psql
   UPDATE reaches both open pages without a reload;
-- the stowage tool (the third argument) reads the same history through the
-  admin page's JSON, with a token: per key, with refusals, and since a time;
+- the stowage tool (the third argument) sets a flag for the fleet through the
+  second server's page, which both open pages show without a reload, and is
+  refused a value of the wrong type; and it reads the same history through
+  the page's JSON, with a token: per key, with refusals, and since a time;
 - screenshots of the list, an edit and a history are written to the folder
   given as the second argument.
 """
@@ -63,7 +65,7 @@ class Server:
     def __init__(self, executable):
         environment = dict(os.environ, STOWAGE_HTTP_NAMESPACE=NAMESPACE, STOWAGE_HTTP_TOKEN_SHA256="0" * 64,
                            STOWAGE_HTTP_SESSION_KEY=SESSION_KEY, STOWAGE_HTTP_ADMIN_USERS=USERS, STOWAGE_HTTP_PRINT_OBSERVED="1",
-                           STOWAGE_HTTP_ADMIN_TOKEN=f"ops-tool:viewer:{TOOL_TOKEN}")
+                           STOWAGE_HTTP_ADMIN_TOKEN=f"ops-tool:editor:{TOOL_TOKEN}")
         self.process = subprocess.Popen([executable], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment, text=True)
         self.lines = queue.Queue()
         self.observed = []
@@ -258,6 +260,20 @@ def main():
         WebDriverWait(editor, 5).until(lambda d: any("application psql" in row for row in history_rows(d)))
         check(True, "the history names psql as where the change came from")
 
+        print("The stowage tool sets a flag for the fleet through the second server:")
+        def stowage(*arguments, token=TOOL_TOKEN):
+            return subprocess.run([tool, *arguments, "--server", second.url + "/admin"], capture_output=True, text=True,
+                                  env=dict(os.environ, STOWAGE_ADMIN_TOKEN=token))
+        banner = stowage("flags", "set", "banner", "From the tool")
+        check(banner.returncode == 0 and "for the fleet" in banner.stdout, f"stowage flags set --server: {banner.stdout.strip()}{banner.stderr.strip()}")
+        WebDriverWait(editor, 5).until(lambda d: text(d, "flag-value") == "From the tool")
+        WebDriverWait(viewer, 5).until(lambda d: row_value(d, "banner") == "From the tool")
+        check(True, "both open pages show the tool's value without a reload")
+        WebDriverWait(editor, 5).until(lambda d: any("ops-tool" in row for row in history_rows(d)))
+        check(True, "and the history names the tool's user")
+        maybe = stowage("flags", "set", "rate-limit", "maybe")
+        check(maybe.returncode == 1 and "maybe" in maybe.stderr and "Nothing was changed" in maybe.stderr, f"'maybe' is refused: {maybe.stderr.strip()}")
+
         print("A viewer's forged change requests are refused and recorded:")
         statuses = viewer.execute_async_script("""
             const done = arguments[arguments.length - 1];
@@ -276,10 +292,6 @@ def main():
 
         print("The stowage tool reads the history:")
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 3600))
-
-        def stowage(*arguments, token=TOOL_TOKEN):
-            return subprocess.run([tool, *arguments, "--server", second.url + "/admin"], capture_output=True, text=True,
-                                  env=dict(os.environ, STOWAGE_ADMIN_TOKEN=token))
         flags = stowage("flags", "history", "new-checkout")
         lines = flags.stdout.splitlines()
         check(flags.returncode == 0 and len(lines) == 3, f"stowage flags history new-checkout lists its 3 entries: {flags.stdout}{flags.stderr}")

@@ -39,6 +39,8 @@ struct AdminPageTests {
         try await test { client in
             let anonymous = try await client.execute(uri: "/admin/", method: .get)
             #expect(anonymous.status == .seeOther && anonymous.headers[.location] == "/admin/sign-in")
+            let withoutSlash = try await client.execute(uri: "/admin", method: .get)
+            #expect(withoutSlash.status == .seeOther && withoutSlash.headers[.location] == "/admin/sign-in")
             let wrong = try await client.form("/admin/sign-in", ["name": "alice", "password": "nope"])
             let unknown = try await client.form("/admin/sign-in", ["name": "mallory", "password": "nope"])
             #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)

@@ -164,6 +164,22 @@ struct PostgresStoreHistoryTests {
         #expect(try await ageing.changes(forKey: "b").map(\.newValue) == [60, 50, 40])
     }
 
+    /// A running store prunes on its own, every pruning interval.
+    @Test func aRunningStorePrunesOnItsOwn() async throws {
+        let database = try TestDatabase.shared()
+        let namespace = TestDatabase.uniqueNamespace()
+        var options = Self.options
+        options.historyRetention = .latestPerKey(1)
+        options.historyPruningInterval = .milliseconds(100)
+        let store = try await database.openStore(namespace: namespace, options: options)
+        for value in 1...3 { try await store.setAndCommit(value, forKey: "a") }
+        // Asked again until the pruner has run, within a bound: no event tells of a pruning.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var left = try await store.changes(forKey: "a").map(\.newValue)
+        while left.count > 1, ContinuousClock.now < deadline { left = try await store.changes(forKey: "a").map(\.newValue) }
+        #expect(left == [3])
+    }
+
     /// The torture: four processes write, an operator edits in `psql`, and
     /// every connection the processes hold is killed again and again.
     /// Afterwards each key's history is exactly the chain of its committed

@@ -59,7 +59,9 @@ struct PostgresStorePushTests {
         let database = try TestDatabase.shared()
         let schema = try await makeTablesOfTheFirstRelease(database)
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
-        #expect(try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component") == "entries 1\nnotifications 2")
+        #expect(
+            try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component") == "entries 1\nhistory 1\nnotifications 2"
+        )
         #expect(try database.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = '\(schema).entries'::regclass AND tgname LIKE 'notify_%'") == "2")
         _ = try await firstElement(of: store.statusUpdates()) { $0 == Self.live }
         let changes = store.changes

@@ -63,7 +63,7 @@ struct HistoryFilter: ParsableArguments {
             var query = [URLQueryItem(name: "store", value: store), URLQueryItem(name: "limit", value: String(limit))]
             if let key { query.append(URLQueryItem(name: "key", value: key)) }
             if let since { query.append(URLQueryItem(name: "since", value: since)) }
-            let answer = try await server.get("/api/history", query: query)
+            let answer = try await server.adminServer.get("/api/history", query: query)
             if json { return Output.json(answer) }
             guard case .array(let entries) = answer, !entries.isEmpty else { return Output.line("No changes recorded.") }
             Output.table(entries.map(Self.row))

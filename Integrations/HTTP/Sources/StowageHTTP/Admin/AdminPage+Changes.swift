@@ -15,12 +15,16 @@ extension AdminPage {
         guard let fields = try? AdminForm.fields(of: body.readableBytesView) else {
             return refusal(.badRequest, "The form could not be read (it is not URL-encoded form data); nothing was changed.", viewer: viewer)
         }
+        // Refusals are recorded for flags that exist: a made-up key is answered, not written down.
+        let exists = flags.state(key) != nil
         guard !Self.isCrossSite(request), sessions.checkCSRF(fields["csrf"] ?? "", for: session) else {
-            await recordRefusal(key: key, author: session.name, reason: "the request to change it carried no valid CSRF token (a forged or stale form)")
+            if exists {
+                await recordRefusal(key: key, author: session.name, reason: "the request to change it carried no valid CSRF token (a forged or stale form)")
+            }
             return refusal(.forbidden, "The request carried no valid CSRF token, so it may not come from this page; nothing was changed.", viewer: viewer)
         }
         guard session.role == .editor else {
-            await recordRefusal(key: key, author: session.name, reason: "\(session.name) is a viewer, and viewers may not change flags")
+            if exists { await recordRefusal(key: key, author: session.name, reason: "\(session.name) is a viewer, and viewers may not change flags") }
             return refusal(.forbidden, "Viewers may not change flags; nothing was changed.", viewer: viewer)
         }
         guard let state = flags.state(key) else { return refusal(.notFound, "No flag has the key \(key); nothing was changed.", viewer: viewer) }
@@ -44,7 +48,7 @@ extension AdminPage {
 
     /// Writes the change, and waits until the stores have it.
     /// - Returns: what changed, for the page's notice.
-    private func apply(_ action: FlagAction, to state: FlagState, fields: [String: String]) async throws(AdminRefusal) -> String {
+    func apply(_ action: FlagAction, to state: FlagState, fields: [String: String]) async throws(AdminRefusal) -> String {
         do {
             switch action {
             case .value:

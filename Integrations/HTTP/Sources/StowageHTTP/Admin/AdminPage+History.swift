@@ -40,11 +40,7 @@ extension AdminPage {
     /// the entries as JSON, newest first, for a session or a user's token
     /// (`Authorization: Bearer`). Secret keys' entries carry no values.
     func historyAPI(_ request: Request) async throws -> Response {
-        var user = session(of: request).map(\.name)
-        if user == nil, let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
-            user = users.signIn(token: String(authorization.dropFirst(7)))?.name
-        }
-        guard user != nil else { return Self.json(["error": "unauthorized"], status: .unauthorized) }
+        guard session(of: request) != nil || tokenUser(of: request) != nil else { return Self.json(["error": "unauthorized"], status: .unauthorized) }
         let parameters = request.uri.queryParameters
         let key = parameters["key"].map(String.init)
         var since: Date?

@@ -39,6 +39,10 @@ public import StowageFlags
 ///   that every server given the same session key accepts; every change
 ///   needs the session's CSRF token, and a refused change is recorded in the
 ///   history with who asked.
+/// - **The `stowage` tool**: `GET api/history` and `POST api/flags/{key}`
+///   answer JSON to a user's token (`Authorization: Bearer`), so that
+///   `stowage flags history` and `stowage flags set --server` reach a fleet
+///   with neither a browser nor database credentials.
 public final class AdminPage: Sendable {
     /// Where the page is served and how it behaves.
     public struct Options: Sendable, Hashable {
@@ -134,6 +138,7 @@ public final class AdminPage: Sendable {
         group.get("settings/{key}") { request, context in try await self.settingPage(request, key: context.parameters.require("key")) }
         group.get("events") { request, _ in self.events(request) }
         group.get("api/history") { request, _ in try await self.historyAPI(request) }
+        group.post("api/flags/{key}") { request, context in try await self.setValueAPI(request, key: context.parameters.require("key")) }
         group.get("assets/admin.css") { _, _ in Self.asset(AdminAssets.css, type: "text/css; charset=utf-8") }
         group.get("assets/admin.js") { _, _ in Self.asset(AdminAssets.script, type: "text/javascript; charset=utf-8") }
     }

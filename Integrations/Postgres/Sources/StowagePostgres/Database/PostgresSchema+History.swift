@@ -17,6 +17,12 @@ extension PostgresSchema {
     /// Version 1. Who made a change is what the writing session set in
     /// `stowage.author` for its transaction (the store sets it with each
     /// statement), and always its role and `application_name`.
+    ///
+    /// The functions that write the history run with the rights of the
+    /// tables' owner (`SECURITY DEFINER`, with a fixed `search_path`), so a
+    /// role that may only write the entries, as a DBA may grant, has its
+    /// changes recorded all the same, and can neither skip nor edit the
+    /// record. The role recorded is the session's (`session_user`), not the owner's.
     var createHistory: [String] {
         [
             """
@@ -48,18 +54,32 @@ extension PostgresSchema {
             """,
             """
             CREATE OR REPLACE FUNCTION \(quoted).record_row(namespace text, key text, revision bigint, old_value text, new_value text, had_value boolean, has_value boolean)
-            RETURNS void LANGUAGE plpgsql AS $$
+            RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
             DECLARE
                 secret boolean := \(quoted).is_secret(namespace, key);
             BEGIN
-                INSERT INTO \(history) (namespace, key, revision, old_value, new_value, had_value, has_value, redacted, author)
+                INSERT INTO \(history) (namespace, key, revision, old_value, new_value, had_value, has_value, redacted, author, database_role, application)
                 VALUES (namespace, key, revision, CASE WHEN secret THEN NULL ELSE old_value END, CASE WHEN secret THEN NULL ELSE new_value END,
-                        had_value, has_value, secret, nullif(current_setting('stowage.author', true), ''));
+                        had_value, has_value, secret, nullif(current_setting('stowage.author', true), ''), session_user,
+                        coalesce(current_setting('application_name', true), ''));
             END
             $$
             """,
             """
-            CREATE OR REPLACE FUNCTION \(quoted).record_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE OR REPLACE FUNCTION \(quoted).record_refusal(namespace text, key text, author text, reason text)
+            RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+                INSERT INTO \(history) (kind, namespace, key, had_value, has_value, redacted, author, reason, database_role, application)
+                VALUES ('refusal', $1, $2, false, false, \(quoted).is_secret($1, $2), $3, $4, session_user, coalesce(current_setting('application_name', true), ''))
+            $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(quoted).add_secret_patterns(namespace text, patterns text[])
+            RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+                INSERT INTO \(secretKeys) (namespace, pattern) SELECT $1, unnest($2) ON CONFLICT DO NOTHING
+            $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION \(quoted).record_change() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
             DECLARE
                 moved boolean := TG_OP = 'UPDATE' AND (OLD.namespace, OLD.key) IS DISTINCT FROM (NEW.namespace, NEW.key);
             BEGIN
@@ -92,7 +112,7 @@ extension PostgresSchema {
     /// are only ever added, so a server of an older configuration never
     /// makes a key public that a newer one made secret.
     var insertSecretPatterns: String {
-        "INSERT INTO \(secretKeys) (namespace, pattern) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING"
+        "SELECT \(quoted).add_secret_patterns($1, $2::text[])"
     }
 
     /// Entries of the namespace, newest first: `$2` a key or `NULL`, `$3` a time or `NULL`, `$4` how many.
@@ -105,10 +125,7 @@ extension PostgresSchema {
     }
 
     var insertRefusal: String {
-        """
-        INSERT INTO \(history) (kind, namespace, key, had_value, has_value, redacted, author, reason)
-        VALUES ('refusal', $1, $2, false, false, \(quoted).is_secret($1, $2), $3, $4)
-        """
+        "SELECT \(quoted).record_refusal($1, $2, $3, $4)"
     }
 
     /// Deletes up to 1,000 entries of the namespace older than `$2` seconds,

@@ -23,7 +23,7 @@ extension PostgresStore: ChangeHistory {
 
     /// Deletes the namespace's entries beyond ``Options/historyRetention`` now,
     /// as the store does every ``Options/historyPruningInterval`` while it
-    /// runs, in batches that never make a writer wait.
+    /// runs, in batches that never make a writer wait nor wait for another pruner.
     /// - Returns: how many entries were deleted.
     @discardableResult
     public func pruneHistory() async throws(StorageError) -> Int {

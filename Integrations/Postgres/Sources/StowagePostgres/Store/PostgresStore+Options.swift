@@ -52,7 +52,8 @@ extension PostgresStore {
         /// How long the history keeps entries of this store's namespace.
         public var historyRetention: HistoryRetention
         /// How often the store prunes the history to ``historyRetention``
-        /// while it runs (and once when it starts).
+        /// while it runs, the first time one interval after it starts;
+        /// ``PostgresStore/pruneHistory()`` prunes at once.
         public var historyPruningInterval: Duration
 
         public init(
@@ -69,7 +70,7 @@ extension PostgresStore {
             author: String? = nil,
             secretKeys: [String] = [],
             historyRetention: HistoryRetention = .forever,
-            historyPruningInterval: Duration = .seconds(3_600)
+            historyPruningInterval: Duration = .seconds(600)
         ) {
             self.schema = schema
             self.operationTimeout = operationTimeout

@@ -36,18 +36,24 @@ extension PostgresStoreBacking {
         }
     }
 
-    /// The task that prunes the history every pruning interval, from the start; `nil` when the history is kept whole.
+    /// The task that prunes the history every pruning interval, the first
+    /// one interval after the store starts (so that a fleet's servers,
+    /// started together, do not all prune at once on every deploy); `nil`
+    /// when the history is kept whole.
     func startPruning() -> Task<Void, Never>? {
         guard options.historyRetention != .forever else { return nil }
         let interval = options.historyPruningInterval
         return Task.detached(executorPreference: StoreExecutor.shared) { [weak self] in
             while !Task.isCancelled {
-                guard let self else { return }
-                // After the first load: the tables exist then, and the store reaches the database.
-                if self.state.withLock({ $0.isReady }) {
-                    do throws(StorageError) { _ = try await self.pruneHistory() } catch { self.report(error) }
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let self else { return }
+                // Only once loaded: the tables exist then, and the store reaches the database.
+                guard self.state.withLock({ $0.isReady }) else { continue }
+                do throws(StorageError) { _ = try await self.pruneHistory() } catch {
+                    // A store that stops cancels its pruning: that is no failure to report.
+                    guard !Task.isCancelled else { return }
+                    self.report(error)
                 }
-                try? await Task.sleep(for: self.state.withLock({ $0.isReady }) ? interval : self.options.initialRetryDelay * 20)
             }
         }
     }
