@@ -34,13 +34,7 @@ fi
 
 environment="$package/.build-python-browser"
 requirements=(selenium==4.51.0)
-if [ "$(cat "$environment/installed" 2> /dev/null)" != "${requirements[*]}" ]; then
-    echo "Installing ${requirements[*]} into $environment"
-    rm -rf "$environment"
-    python3 -m venv "$environment"
-    "$environment/bin/pip" install --quiet --disable-pip-version-check "${requirements[@]}"
-    echo "${requirements[*]}" > "$environment/installed"
-fi
+bash "$package/Scripts/python-environment.sh" "$environment" "${requirements[@]}"
 
 exec bash "$root/Integrations/Postgres/Scripts/postgres.sh" run -- \
     "$environment/bin/python" "$package/Tests/Python/test_admin_page.py" "$server" "$screenshots" "$tool"

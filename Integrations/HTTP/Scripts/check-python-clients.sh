@@ -24,13 +24,7 @@ fi
 
 environment="$package/.build-python"
 requirements=(openfeature-sdk==0.10.0 openfeature-provider-ofrep==0.3.0 openfeature-flagd-core==2.0.0 schemathesis==4.32.5)
-if [ "$(cat "$environment/installed" 2> /dev/null)" != "${requirements[*]}" ]; then
-    echo "Installing ${requirements[*]} into $environment"
-    rm -rf "$environment"
-    python3 -m venv "$environment"
-    "$environment/bin/pip" install --quiet --disable-pip-version-check "${requirements[@]}"
-    echo "${requirements[*]}" > "$environment/installed"
-fi
+bash "$package/Scripts/python-environment.sh" "$environment" "${requirements[@]}"
 
 exec bash "$root/Integrations/Postgres/Scripts/postgres.sh" run -- \
     "$environment/bin/python" "$package/Tests/Python/test_ofrep_clients.py" "$server" "$reference"

@@ -39,6 +39,8 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from checks import check, failures
+
 NAMESPACE = "admin-" + uuid.uuid4().hex[:12]
 SESSION_KEY = uuid.uuid4().hex + uuid.uuid4().hex
 USERS = "alice:editor:alice-password,victor:viewer:victor-password"
@@ -47,17 +49,6 @@ DEFINITIONS = (
     '{"flags": {"rate-limit": {"state": "ENABLED", "variants": {"low": 10, "high": 1000}, "defaultVariant": "low",'
     ' "targeting": {"if": [{"==": [{"var": "plan"}, "pro"]}, "high", "low"]}}}}'
 )
-
-failures = []
-
-
-def check(condition, message):
-    if condition:
-        print(f"  ok: {message}")
-    else:
-        print(f"  FAILED: {message}")
-        failures.append(message)
-
 
 class Server:
     """A StowageHTTPFleetServer process: its port, and every line it prints, timed as read."""

@@ -37,6 +37,8 @@ from openfeature.contrib.tools.flagd.core import FlagdCore
 from openfeature.evaluation_context import EvaluationContext
 from openfeature.flag_evaluation import ErrorCode, Reason
 
+from checks import check, failures
+
 TOKEN = uuid.uuid4().hex + uuid.uuid4().hex
 NAMESPACE = "ofrep-" + uuid.uuid4().hex[:12]
 
@@ -92,17 +94,6 @@ KINDS = {
     "ratio": ("float", -1.0),
     "theme": ("object", {}),
 }
-
-failures = []
-
-
-def check(condition, message):
-    if condition:
-        print(f"  ok: {message}")
-    else:
-        print(f"  FAILED: {message}")
-        failures.append(message)
-
 
 class Server:
     """A StowageHTTPFleetServer process: its port, its input for payloads, its output for answers."""

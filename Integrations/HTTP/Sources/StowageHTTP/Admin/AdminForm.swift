@@ -24,7 +24,7 @@ enum AdminForm {
             if byte == UInt8(ascii: "%") {
                 let high = bytes.index(after: index)
                 guard high != bytes.endIndex, bytes.index(after: high) != bytes.endIndex,
-                    let h = hexValue(bytes[high]), let l = hexValue(bytes[bytes.index(after: high)])
+                    let h = HexDigit.value(bytes[high]), let l = HexDigit.value(bytes[bytes.index(after: high)])
                 else { throw Malformed() }
                 decoded.append(h << 4 | l)
                 index = bytes.index(high, offsetBy: 2)
@@ -35,14 +35,5 @@ enum AdminForm {
         }
         guard let text = String(validating: decoded, as: UTF8.self) else { throw Malformed() }
         return text
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
