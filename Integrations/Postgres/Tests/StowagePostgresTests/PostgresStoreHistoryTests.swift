@@ -258,5 +258,9 @@ struct PostgresStoreHistoryTests {
         }
         let acknowledgedCount = acknowledged.values.map(\.count).reduce(0, +)
         #expect(acknowledgedCount > 0)
+        let entries = chains.values.map(\.count).reduce(0, +)
+        print(
+            "history torture: \(acknowledgedCount) acknowledged writes, \(edits) psql edits, \(kills) connections killed; \(entries) entries, each key's a chain"
+        )
     }
 }
