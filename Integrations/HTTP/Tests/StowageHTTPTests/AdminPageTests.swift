@@ -89,7 +89,13 @@ struct AdminPageTests {
             #expect(flags.state(forKey: "rate-limit")?.origin != .remote)
 
             let saved = try await session.post(client, "/admin/flags/rate-limit/value", ["value": "250"])
-            #expect(saved.status == .seeOther && saved.headers[.location]?.hasPrefix("/admin/flags/rate-limit?saved=") == true)
+            #expect(saved.status == .seeOther && saved.headers[.location] == "/admin/flags/rate-limit?saved=value")
+            let after = String(buffer: try await client.execute(uri: "/admin/flags/rate-limit?saved=value", method: .get, headers: session.headers).body)
+            #expect(after.contains("Saved: the value, for every server."))
+            // The notice is a fixed sentence: words in a link never reach the page.
+            let spoofed = String(
+                buffer: try await client.execute(uri: "/admin/flags/rate-limit?saved=Your%20password%20expired", method: .get, headers: session.headers).body)
+            #expect(!spoofed.contains("password expired") && !spoofed.contains(#"id="notice""#))
             #expect(flags.rateLimit == 250)
             #expect(flags.state(forKey: "rate-limit")?.origin == .remote)
             _ = try await session.post(client, "/admin/flags/new-checkout/value", ["value": "true"])

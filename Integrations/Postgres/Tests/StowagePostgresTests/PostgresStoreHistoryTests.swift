@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import Stowage
 import StowagePostgres
@@ -148,18 +149,26 @@ struct PostgresStoreHistoryTests {
         aged.historyRetention = .maximumAge(.seconds(3_600))
         let ageing = try await database.openStore(namespace: namespace, options: aged)
         try database.psql("UPDATE stowage.history SET changed_at = now() - interval '2 hours' WHERE namespace = '\(namespace)'")
-        try await database.withClient { client in
-            try await client.withConnection { connection in
-                // Another pruner, mid-transaction, holding the old entries of key b.
-                _ = try await connection.query("BEGIN", logger: .init(label: "test"))
-                _ = try await connection.query(
-                    "DELETE FROM stowage.history WHERE namespace = \(namespace) AND key = 'b'", logger: .init(label: "test"))
-                try await ageing.setAndCommit(6, forKey: "a")
-                try await ageing.setAndCommit(60, forKey: "b")
-                #expect(try await ageing.pruneHistory() == 2, "the two aged entries of a, without waiting for the other pruner")
-                _ = try await connection.query("ROLLBACK", logger: .init(label: "test"))
-            }
+        // Another pruner, mid-transaction, holding the old entries of key b: a connection of the test's
+        // own, not a pool, which would have to be run and stopped around it.
+        let logger = Logger(label: "pruning-test")
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: database.host, port: database.port, username: database.user, password: database.password,
+                database: database.database, tls: .disable),
+            id: 1, logger: logger)
+        do {
+            try await connection.query("BEGIN", logger: logger)
+            try await connection.query("DELETE FROM stowage.history WHERE namespace = \(namespace) AND key = 'b'", logger: logger)
+            try await ageing.setAndCommit(6, forKey: "a")
+            try await ageing.setAndCommit(60, forKey: "b")
+            #expect(try await ageing.pruneHistory() == 2, "the two aged entries of a, without waiting for the other pruner")
+            try await connection.query("ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
         }
+        try await connection.close()
         #expect(try await ageing.changes(forKey: "a").map(\.newValue) == [6])
         #expect(try await ageing.changes(forKey: "b").map(\.newValue) == [60, 50, 40])
     }

@@ -47,7 +47,7 @@ extension AdminPage {
     }
 
     /// Writes the change, and waits until the stores have it.
-    /// - Returns: what changed, for the page's notice.
+    /// - Returns: what changed, one of ``savedNotices``' keys, for the page's notice.
     func apply(_ action: FlagAction, to state: FlagState, fields: [String: String]) async throws(AdminRefusal) -> String {
         do {
             switch action {
@@ -55,7 +55,7 @@ extension AdminPage {
                 let value = try FlagInput.value(fields["value"] ?? "", for: state)
                 try check(try flags.update([state.key: value]))
                 try await commit(flags.remote)
-                return "value \(FlagInput.text(of: value))"
+                return "value"
             case .rule:
                 let definition = try FlagInput.definition(of: state, withTargeting: fields["targeting"] ?? "")
                 try check(try flags.update(["flags": .dictionary([state.key: definition])]))
@@ -68,7 +68,7 @@ extension AdminPage {
             case .resetOverride:
                 try flags.removeOverride(state.key)
                 try await commit(flags.overrides)
-                return "override reset"
+                return "override-reset"
             }
         } catch let error as AdminRefusal {
             throw error

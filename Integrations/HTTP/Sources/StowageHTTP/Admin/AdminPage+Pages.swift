@@ -27,10 +27,11 @@ extension AdminPage {
     func flagPage(_ request: Request, key: String) async throws -> Response {
         guard let session = session(of: request) else { return redirect(to: options.basePath + "/sign-in") }
         guard let state = flags.state(key) else { return refusal(.notFound, "No flag has the key \(key).", viewer: viewer(session)) }
-        let saved = request.uri.queryParameters["saved"].map(String.init)
+        // A fixed sentence per change: text from the address is never shown, so a link can not put words in the page.
+        let saved = request.uri.queryParameters["saved"].flatMap { Self.savedNotices[String($0)] }
         return htmlResponse(
             html.flag(
-                state, history: await history(ofFlag: state), viewer: viewer(session), notice: saved.map { "Saved: \($0)." }, error: nil,
+                state, history: await history(ofFlag: state), viewer: viewer(session), notice: saved, error: nil,
                 input: [:]))
     }
 
@@ -50,4 +51,10 @@ extension AdminPage {
         }
         return htmlResponse(html.setting(key: key, value: secret ? nil : value, secret: secret, history: history, viewer: viewer(session)))
     }
+
+    /// What the page says after each kind of change.
+    static let savedNotices = [
+        "value": "Saved: the value, for every server.", "rule": "Saved: the rule.", "override": "Saved: the override, on this server.",
+        "override-reset": "Saved: the override is reset.",
+    ]
 }

@@ -51,9 +51,19 @@ extension PostgresStoreBacking {
         let worker = Task.detached(executorPreference: StoreExecutor.shared) { await self.work() }
         let pruning = startPruning()
         let shutdownDeadline = Locked<Task<Void, Never>?>(nil)
+        // Given once the worker and the pool were told to stop and had the operation timeout to do so:
+        // run() then stops waiting for them, so that a server's shutdown never hangs on the store.
+        let givenUp = FirstOutcome<Void>()
+        let giveUpLater: @Sendable () -> Task<Void, Never> = { [options] in
+            Task.detached(executorPreference: StoreExecutor.shared) {
+                try? await Task.sleep(for: options.operationTimeout)
+                givenUp.give(.success(()))
+            }
+        }
+        var workerEnded = true
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await worker.value
+                workerEnded = await Self.ended(worker, unlessGivenUp: givenUp)
             } onGracefulShutdown: {
                 self.beginStopping()
                 // Past the bound, what is still queued is given up on: the worker stops, and the pool with it.
@@ -64,6 +74,7 @@ extension PostgresStoreBacking {
                         guard !Task.isCancelled else { return }
                         worker.cancel()
                         pool.cancel()
+                        _ = giveUpLater()
                     }
                 }
             }
@@ -71,13 +82,42 @@ extension PostgresStoreBacking {
             self.beginStopping()
             worker.cancel()
             pool.cancel()
+            _ = giveUpLater()
         }
         shutdownDeadline.withLock { $0?.cancel() }
         timer?.cancel()
         pruning?.cancel()
         pool.cancel()
-        await pool.value
+        _ = giveUpLater()
+        let poolEnded = await Self.ended(pool, unlessGivenUp: givenUp)
+        // Releases the waits above that lost their race.
+        givenUp.give(.success(()))
+        if !workerEnded || !poolEnded {
+            let what = [workerEnded ? nil : "its worker", poolEnded ? nil : "its connection pool (postgres-nio's PostgresClient.run())"]
+                .compactMap { $0 }.joined(separator: " and ")
+            report(
+                StorageError(
+                    code: .storeFailure,
+                    reason: "\(name).run() stopped waiting for \(what), still running \(options.operationTimeout) after being told to stop; "
+                        + "run() returns without them.",
+                    storeName: name))
+        }
         finishStopping()
+    }
+
+    /// Waits until `task` ends, or until `givenUp` is given.
+    /// - Returns: whether the task ended.
+    private static func ended(_ task: Task<Void, Never>, unlessGivenUp givenUp: FirstOutcome<Void>) async -> Bool {
+        let race = FirstOutcome<Bool>()
+        Task.detached(executorPreference: StoreExecutor.shared) {
+            await task.value
+            race.give(.success(true))
+        }
+        Task.detached(executorPreference: StoreExecutor.shared) {
+            _ = try? await givenUp.value()
+            race.give(.success(false))
+        }
+        return (try? await race.value()) ?? false
     }
 
     /// Subscribes to the database's listener, or lets the first load go ahead when the store does not listen.
