@@ -139,6 +139,12 @@ def text(driver, element_id):
     return settled(lambda: driver.find_element(By.ID, element_id).text)
 
 
+def text_after_submit(driver, element_id):
+    """The text of an element the page a form's submission loads shows: a click returns before that page may have loaded."""
+    WebDriverWait(driver, 10, poll_frequency=0.02).until(lambda d: d.find_elements(By.ID, element_id))
+    return text(driver, element_id)
+
+
 def row_value(driver, key):
     def read():
         rows = driver.find_elements(By.CSS_SELECTOR, f'#flags tr[data-key="{key}"] td.value code')
@@ -208,7 +214,7 @@ def main():
         field.clear()
         field.send_keys("maybe")
         editor.find_element(By.ID, "save-value").click()
-        error = text(editor, "error")
+        error = text_after_submit(editor, "error")
         check("maybe" in error and "Nothing was changed" in error, f"'maybe' for an Int is refused: {error}")
         check(text(editor, "flag-value") == "10", "and rate-limit still reads 10")
         editor.save_screenshot(f"{screenshots}/admin-edit.png")
@@ -216,8 +222,7 @@ def main():
         field.clear()
         field.send_keys("250")
         editor.find_element(By.ID, "save-value").click()
-        WebDriverWait(editor, 10).until(lambda d: d.find_elements(By.ID, "notice"))
-        check("Saved" in text(editor, "notice"), "the page says the value is saved")
+        check("Saved" in text_after_submit(editor, "notice"), "the page says the value is saved")
         check(text(editor, "flag-value") == "250", f"and shows 250: {text(editor, 'flag-value')}")
 
         print("A rule, refused and then saved:")
@@ -225,12 +230,12 @@ def main():
         rule.clear()
         rule.send_keys('{"frobnicate": [1]}')
         editor.find_element(By.ID, "save-rule").click()
-        check("not valid" in text(editor, "error"), "a rule with an unknown operator is refused")
+        check("not valid" in text_after_submit(editor, "error"), "a rule with an unknown operator is refused")
         rule = editor.find_element(By.ID, "rule-input")
         rule.clear()
         rule.send_keys('{"if": [{"==": [{"var": "plan"}, "enterprise"]}, "value", null]}')
         editor.find_element(By.ID, "save-rule").click()
-        WebDriverWait(editor, 10).until(lambda d: "rule" in (d.find_elements(By.ID, "notice") or [None])[0].text if d.find_elements(By.ID, "notice") else False)
+        check("rule" in text_after_submit(editor, "notice"), "the page says the rule is saved")
         check(text(editor, "flag-targeting") == "yes", "a rule that parses is saved")
         history = history_rows(editor)
         check(any("alice" in row and "definition" in row for row in history), "the history names alice for the rule")

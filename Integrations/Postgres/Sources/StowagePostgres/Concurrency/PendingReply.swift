@@ -9,7 +9,7 @@ import Stowage
 final class PendingReply<Value: Sendable>: Sendable {
     private struct State {
         var outcome: Result<Value, StorageError>?
-        var waiter: CheckedContinuation<Result<Value, StorageError>, Never>?
+        var waiters: [CheckedContinuation<Result<Value, StorageError>, Never>] = []
         var started = false
     }
 
@@ -30,25 +30,28 @@ final class PendingReply<Value: Sendable>: Sendable {
     /// - Returns: whether this answer was the one given.
     @discardableResult
     func resolve(_ outcome: Result<Value, StorageError>) -> Bool {
-        let (given, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Result<Value, StorageError>, Never>?) in
-            guard state.outcome == nil else { return (false, nil) }
+        let (given, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Result<Value, StorageError>, Never>]) in
+            guard state.outcome == nil else { return (false, []) }
             state.outcome = outcome
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            defer { state.waiters = [] }
+            return (true, state.waiters)
         }
-        waiter?.resume(returning: outcome)
+        for waiter in waiters { waiter.resume(returning: outcome) }
         return given
     }
 
     /// Whether the worker has started on the request.
     var isStarted: Bool { state.withLock { $0.started } }
 
-    /// The answer, once there is one.
+    /// How many callers of ``value()`` wait for the answer.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+    /// The answer, once there is one; every caller gets it.
     func value() async throws(StorageError) -> Value {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, StorageError>, Never>) in
             let ready = state.withLock { state -> Result<Value, StorageError>? in
                 if let outcome = state.outcome { return outcome }
-                state.waiter = continuation
+                state.waiters.append(continuation)
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }
