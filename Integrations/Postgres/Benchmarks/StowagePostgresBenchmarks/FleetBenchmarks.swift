@@ -160,7 +160,7 @@ struct FleetBenchmarks {
     /// A short name for a statement's text.
     private static func kind(of query: String) -> String {
         if query.contains("= ANY") { return "read of changed rows" }
-        if query.hasPrefix("INSERT") { return "write" }
+        if query.hasPrefix("INSERT") || query.hasPrefix("CALL") { return "write" }
         if query.hasPrefix("UPDATE") { return "update" }
         if query == "SELECT $1" || query == "SELECT 1" { return "SELECT 1" }
         if query.hasPrefix("LISTEN") { return "LISTEN" }

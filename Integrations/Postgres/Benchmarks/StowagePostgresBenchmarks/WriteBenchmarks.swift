@@ -7,10 +7,10 @@ import StowageBenchmarkSupport
 /// trigger), under a namespace of its own. Every figure includes the
 /// server's commit, with fsync on.
 ///
-/// A context row runs the store's own statements for a lone write by hand
-/// (its upsert, returning the revision, then the `SELECT 1` that confirms
-/// the commit, on the same connection), so what the store adds splits into
-/// its statements' cost and its machinery's (queue, worker, thread hops).
+/// A context row runs the store's own statement for a lone write by hand
+/// (the `CALL` of its procedure that upserts, commits, and then returns the
+/// revision), so what the store adds splits into its statement's cost and
+/// its machinery's (queue, worker, thread hops).
 /// Blocks of writes take the subjects in turn, so the server's state (dead
 /// row versions, WAL segments) weighs on all of them alike.
 struct WriteBenchmarks {
@@ -26,7 +26,7 @@ struct WriteBenchmarks {
             case .setAndCommit: "`try await store.setAndCommit(i, forKey:)`"
             case .setAndFlush: "`try store.set(i, forKey:)` + `try store.flush()` (own thread)"
             case .storeStatement:
-                "context: the store's statements for a lone write (its upsert, then `SELECT 1` confirming the commit), by hand, plain PostgresClient"
+                "context: the store's statement for a lone write (the `CALL` that upserts, commits, then answers), by hand, plain PostgresClient"
             }
         }
 
@@ -128,21 +128,14 @@ struct WriteBenchmarks {
                 return samples
             }
         case .storeStatement:
-            // The text of PostgresSchema.upsertOne (internal to the store), then the question that confirms its commit,
-            // on the same connection, as the store sends a lone write.
+            // The text of PostgresSchema.callWriteCommitted (internal to the store), as the store sends a lone write.
             for value in values {
                 samples.append(
                     try await measureAsync {
-                        try await client.withConnection { connection in
-                            let rows = try await connection.query(
-                                """
-                                INSERT INTO stowage.entries AS e (namespace, key, value, removed) VALUES (\(namespace), \(key), \(String(value))::text, false)
-                                ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
-                                RETURNING key, revision
-                                """, logger: BenchmarkDatabase.silentLogger)
-                            for try await _ in rows.decode((String, Int64).self) {}
-                            for try await _ in try await connection.query("SELECT 1", logger: BenchmarkDatabase.silentLogger) {}
-                        }
+                        let rows = try await client.query(
+                            "CALL stowage.write_committed(\(namespace), \([key])::text[], \([String(value)])::text[], \([false])::boolean[], ''::text, NULL, NULL)",
+                            logger: BenchmarkDatabase.silentLogger)
+                        for try await _ in rows.decode(([String]?, [Int64]?).self) {}
                     })
             }
         }

@@ -39,7 +39,7 @@ struct PostgresStorePushTests {
         #expect(try store.value(forKey: "first", as: Int.self) == nil)
     }
 
-    /// Makes tables as the first release did, without notifications, in a schema of their own.
+    /// Makes tables as the first release did, without notifications and write procedures, in a schema of their own.
     private func makeTablesOfTheFirstRelease(_ database: TestDatabase) async throws -> String {
         let schema = "first_\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
@@ -47,21 +47,25 @@ struct PostgresStorePushTests {
             """
             DROP TRIGGER notify_change ON \(schema).entries; DROP TRIGGER notify_truncate ON \(schema).entries;
             DROP FUNCTION \(schema).notify_change(); DROP FUNCTION \(schema).change_notice(text, text, bigint, boolean, text);
-            DELETE FROM \(schema).schema_versions WHERE component = 'notifications'
+            DELETE FROM \(schema).schema_versions WHERE component = 'notifications';
+            DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).replace_committed;
+            DELETE FROM \(schema).schema_versions WHERE component = 'writes'
             """)
         return schema
     }
 
-    /// Tables made by the first release (no notification trigger) gain it
-    /// when a store opens them, and changes are pushed from then on; the
+    /// Tables made by the first release (no notification trigger, no write
+    /// procedures) gain them when a store opens them, and changes are pushed from then on; the
     /// tables' own version stays, so that the first release still opens them.
     @Test func tablesOfTheFirstReleaseGainTheNotificationTrigger() async throws {
         let database = try TestDatabase.shared()
         let schema = try await makeTablesOfTheFirstRelease(database)
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
         #expect(
-            try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component") == "entries 1\nhistory 1\nnotifications 2"
+            try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component")
+                == "entries 1\nhistory 1\nnotifications 2\nwrites 1"
         )
+        #expect(try database.psql("SELECT count(*) FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p'") == "2")
         #expect(try database.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = '\(schema).entries'::regclass AND tgname LIKE 'notify_%'") == "2")
         _ = try await firstElement(of: store.statusUpdates()) { $0 == Self.live }
         let changes = store.changes
@@ -71,7 +75,9 @@ struct PostgresStorePushTests {
 
     /// A role that may use the tables but not add triggers to them opens
     /// them without notifications: it says so, naming what to do, never
-    /// claims to receive changes, and reads and writes as usual.
+    /// claims to receive changes, and reads and writes as usual, a
+    /// compare-and-swap included, with statements where it may not add the
+    /// write procedures.
     @Test func aRoleThatMayNotAddTheTriggersOpensTheTablesWithoutThem() async throws {
         let database = try TestDatabase.shared()
         let schema = try await makeTablesOfTheFirstRelease(database)
@@ -94,8 +100,40 @@ struct PostgresStorePushTests {
         #expect(report?.message.contains(password) == false)
         try await store.setAndCommit("written", forKey: "motto")
         #expect(try database.psql("SELECT value FROM \(schema).entries WHERE key = 'motto'") == "\"written\"")
+        let counter = store.reference(forKey: "counter", as: Int.self)
+        for _ in 0..<3 { try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 } }
+        #expect(try database.psql("SELECT value FROM \(schema).entries WHERE key = 'counter'") == "3")
         #expect(store.status.receivesChanges == false)
-        #expect(try database.psql("SELECT count(*) FROM \(schema).schema_versions WHERE component = 'notifications'") == "0")
+        #expect(try database.psql("SELECT count(*) FROM \(schema).schema_versions WHERE component IN ('notifications', 'writes')") == "0")
+    }
+}
+
+extension PostgresStorePushTests {
+    /// A role a DBA may not call the write procedures (`REVOKE EXECUTE …
+    /// FROM PUBLIC`, which hardened databases do) still writes and
+    /// modifies, with statements: the procedures only save a round trip.
+    @Test func aRoleThatMayNotCallTheWriteProceduresWritesWithStatements() async throws {
+        let database = try TestDatabase.shared()
+        let schema = "revoked_\(UUID().uuidString.prefix(8).lowercased())"
+        _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
+        let role = "restricted_\(UUID().uuidString.prefix(8).lowercased())"
+        let password = UUID().uuidString
+        try database.psql(
+            """
+            REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed FROM PUBLIC;
+            CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
+            GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
+            GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
+            """)
+        let configuration = PostgresClient.Configuration(
+            host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
+        let store = try PostgresStore(configuration: configuration, namespace: "one", options: .init(schema: schema))
+        try RunningStores.run(store)
+        try await store.ready(timeout: .seconds(30))
+        try await store.setAndCommit("written", forKey: "motto")
+        let counter = store.reference(forKey: "counter", as: Int.self)
+        for _ in 0..<3 { try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 } }
+        #expect(try database.psql("SELECT key || '=' || value FROM \(schema).entries WHERE namespace = 'one' ORDER BY key") == "counter=3\nmotto=\"written\"")
     }
 }
 

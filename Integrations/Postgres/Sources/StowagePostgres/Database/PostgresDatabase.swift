@@ -17,6 +17,11 @@ struct PostgresDatabase: Sendable {
     let logger: Logger
     /// Why the pool's last connection attempt failed, for the errors of requests that waited on it.
     let attempts: ConnectionAttempts
+    /// Whether the schema has the procedures that write and confirm the
+    /// commit in one round trip (component `writes`), found by
+    /// ``prepareTables(on:)``; until then, and in tables a DBA made without
+    /// them, a lone statement is confirmed by a second question.
+    let hasWriteProcedures = Locked(false)
 
     typealias Row = PostgresStoreState.CommittedEntry
 
@@ -92,17 +97,17 @@ struct PostgresDatabase: Sendable {
         // checks the right to create a schema before whether it exists, so look first.
         let installed = try await installedVersions(on: connection)
         if let entries = installed.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
-        if installed.entries != nil, installed.notifications ?? 0 >= PostgresSchema.notificationsVersion,
-            installed.history ?? 0 >= PostgresSchema.historyVersion
-        {
+        if installed.isCurrent {
+            hasWriteProcedures.withLock { $0 = installed.mayCallWriteProcedures }
             return nil
         }
         do {
             var lock = PostgresBindings()
             lock.append(schema.setupLockID)
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock($1)", binds: lock), logger: logger)
+            let mayCallWriteProcedures: Bool
             do {
-                try await connection.withTransaction(logger: logger) { connection in
+                mayCallWriteProcedures = try await connection.withTransaction(logger: logger) { connection in
                     // Again, under the lock: another process may have done it meanwhile.
                     let locked = try await installedVersions(on: connection)
                     if let entries = locked.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
@@ -110,19 +115,26 @@ struct PostgresDatabase: Sendable {
                     if locked.entries == nil { statements += [schema.createSchema, schema.createVersions] + schema.createVersion1 }
                     if locked.notifications ?? 0 < PostgresSchema.notificationsVersion { statements += schema.createNotifications }
                     if locked.history ?? 0 < PostgresSchema.historyVersion { statements += schema.createHistory }
-                    for statement in statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    let addsWriteProcedures = locked.writes ?? 0 < PostgresSchema.writesVersion
+                    if addsWriteProcedures { statements += schema.createWrites }
+                    if !statements.isEmpty {
+                        try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.oneStatement(statements)), logger: logger)
                     }
+                    // Procedures this role just made are its own.
+                    return addsWriteProcedures || locked.mayCallWriteProcedures
                 }
             } catch {
                 await releaseSetupLock(lock, on: connection)
                 throw error
             }
             await releaseSetupLock(lock, on: connection)
+            hasWriteProcedures.withLock { $0 = mayCallWriteProcedures }
             return nil
         } catch  where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
             // Triggers of an earlier version notify all the same, without values: nothing is lost but the opt-in.
             // Tables a DBA made without the history open without it: changes are not recorded, which the history's readers are told.
+            // Without the write procedures, a lone statement's commit is confirmed by a second question.
+            hasWriteProcedures.withLock { $0 = installed.mayCallWriteProcedures }
             if installed.notifications != nil { return nil }
             return StorageError(
                 code: .storeFailure,
@@ -151,27 +163,47 @@ struct PostgresDatabase: Sendable {
                 + "this release of StowagePostgres knows; nothing was changed. Update StowagePostgres.")
     }
 
-    /// The versions recorded in `schema_versions` of the tables and of
-    /// the notifications; `nil` where missing.
-    private func installedVersions(on connection: PostgresConnection) async throws -> (entries: Int32?, notifications: Int32?, history: Int32?) {
+    /// The versions recorded in `schema_versions` of each component
+    /// (`nil` where missing), and whether this role may call the write procedures.
+    private struct InstalledVersions {
+        var entries: Int32?
+        var notifications: Int32?
+        var history: Int32?
+        var writes: Int32?
+        var mayCallWriteProcedures = false
+
+        /// Whether every component is at the version this release makes.
+        var isCurrent: Bool {
+            entries != nil && notifications ?? 0 >= PostgresSchema.notificationsVersion && history ?? 0 >= PostgresSchema.historyVersion
+                && writes ?? 0 >= PostgresSchema.writesVersion
+        }
+    }
+
+    /// Two statements, since a store opening tables that are there runs only these before its first read.
+    private func installedVersions(on connection: PostgresConnection) async throws -> InstalledVersions {
         var binds = PostgresBindings()
         binds.append("\(schema.name).schema_versions")
+        binds.append(schema.name)
+        var versions = InstalledVersions()
         var exists = false
-        for try await found in try await connection.query(PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL", binds: binds), logger: logger).decode(
-            Bool.self)
+        let found = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL, (\(schema.countCallableWriteProcedures(schemaParameter: 2)))", binds: binds),
+            logger: logger)
+        for try await (table, callable) in found.decode((Bool, Int64).self) {
+            exists = table
+            versions.mayCallWriteProcedures = callable == 2
+        }
+        guard exists else { return versions }
+        for try await (component, version) in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersions), logger: logger).decode(
+            (String, Int32).self)
         {
-            exists = found
-        }
-        guard exists else { return (nil, nil, nil) }
-        var versions: (entries: Int32?, notifications: Int32?, history: Int32?) = (nil, nil, nil)
-        for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersion), logger: logger).decode(Int32.self) {
-            versions.entries = found
-        }
-        for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectNotificationsVersion), logger: logger).decode(Int32.self) {
-            versions.notifications = found
-        }
-        for try await found in try await connection.query(PostgresQuery(unsafeSQL: schema.selectHistoryVersion), logger: logger).decode(Int32.self) {
-            versions.history = found
+            switch component {
+            case "entries": versions.entries = version
+            case "notifications": versions.notifications = version
+            case "history": versions.history = version
+            case "writes": versions.writes = version
+            default: break
+            }
         }
         return versions
     }
@@ -211,6 +243,18 @@ struct PostgresDatabase: Sendable {
         let batch = unsorted.sorted { Self.databaseKey($0.key) < Self.databaseKey($1.key) }
         var binds = PostgresBindings()
         binds.append(namespace)
+        if hasWriteProcedures.withLock({ $0 }) {
+            binds.append(batch.map { Self.databaseKey($0.key) })
+            binds.append(batch.map { $0.text ?? "" })
+            binds.append(batch.map { $0.text == nil })
+            binds.append(author)
+            var revisions: [String: Int64] = [:]
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callWriteCommitted, binds: binds), logger: logger)
+            for try await (keys, written) in rows.decode(([String]?, [Int64]?).self) {
+                for (key, revision) in zip(keys ?? [], written ?? []) { revisions[key] = revision }
+            }
+            return revisions
+        }
         let sql: String
         if batch.count == 1 {
             binds.append(Self.databaseKey(batch[0].key))
@@ -232,7 +276,8 @@ struct PostgresDatabase: Sendable {
         return revisions
     }
 
-    /// Returns once the statement just run on `connection` is committed.
+    /// Returns once the statement just run on `connection` is committed;
+    /// needed only where the write procedures are not installed.
     ///
     /// postgres-nio ends a statement's rows at its `CommandComplete`, but
     /// the server commits a statement outside a transaction block only at
@@ -282,6 +327,14 @@ struct PostgresDatabase: Sendable {
         binds.append(Self.databaseKey(item.key))
         binds.append(item.text)
         let sql: String
+        if !inTransaction, hasWriteProcedures.withLock({ $0 }) {
+            binds.append(item.expectedRevision)
+            binds.append(author ?? "")
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callReplaceCommitted, binds: binds), logger: logger)
+            var revision: Int64?
+            for try await found in rows.decode(Int64?.self) { revision = found }
+            return revision.map { [item.key: $0] }
+        }
         if item.expectedRevision == 0 {
             sql = schema.insertIfAbsent
         } else {

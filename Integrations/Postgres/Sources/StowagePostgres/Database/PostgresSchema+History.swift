@@ -12,8 +12,6 @@ extension PostgresSchema {
     /// trigger records that a secret key changed, never its values.
     var secretKeys: String { "\(quoted).secret_keys" }
 
-    var selectHistoryVersion: String { "SELECT version FROM \(quoted).schema_versions WHERE component = 'history'" }
-
     /// Version 1. Who made a change is what the writing session set in
     /// `stowage.author` for its transaction (the store sets it with each
     /// statement), and always its role and `application_name`.

@@ -33,6 +33,15 @@ struct PostgresSchema: Sendable {
         quoted = "\"\(name)\""
     }
 
+    /// `statements` (DDL, without values) as one statement, a PL/pgSQL
+    /// block, sent in one round trip: setting up the tables takes some 30
+    /// statements, and a setup that took as many round trips could be cut
+    /// off again and again where connections are being killed, never
+    /// finishing (a fleet test's eight processes waited 30 s in vain so).
+    static func oneStatement(_ statements: [String]) -> String {
+        "DO $stowage_setup$ BEGIN\n" + statements.map { $0 + ";\n" }.joined() + "END $stowage_setup$"
+    }
+
     /// The table every store keeps its entries in, one row per namespace and key.
     var entries: String { "\(quoted).entries" }
 
@@ -45,9 +54,8 @@ struct PostgresSchema: Sendable {
         "CREATE TABLE IF NOT EXISTS \(quoted).schema_versions (component text PRIMARY KEY, version integer NOT NULL)"
     }
 
-    var selectVersion: String { "SELECT version FROM \(quoted).schema_versions WHERE component = 'entries'" }
-
-    var selectNotificationsVersion: String { "SELECT version FROM \(quoted).schema_versions WHERE component = 'notifications'" }
+    /// Every component's version: `entries`, `notifications`, `history`, `writes`.
+    var selectVersions: String { "SELECT component, version FROM \(quoted).schema_versions" }
 
     /// Version 1: every change gets a revision from one sequence, by trigger,
     /// so an operator's `UPDATE` in `psql` is stamped as the store's own

@@ -1,0 +1,84 @@
+/// Writes that answer only once committed (component `writes`): procedures
+/// that write, `COMMIT`, and only then return what they wrote.
+///
+/// A statement outside a transaction block is committed at the protocol's
+/// `Sync`, after its rows have been sent, so its rows alone do not say it
+/// was committed, and a second question on the connection (`SELECT 1`) had
+/// to confirm it: a second round trip for every write. A procedure called
+/// outside a transaction block may end its transaction itself; its result
+/// row is sent after that `COMMIT`, so one round trip writes and confirms.
+/// The procedures run with the caller's rights (transaction control is not
+/// allowed in `SECURITY DEFINER` ones), so a role writes with them exactly
+/// what it may write with the statements.
+extension PostgresSchema {
+    /// The version of the write procedures, recorded apart from the entries'.
+    static let writesVersion: Int32 = 1
+
+    /// Version 1: `write_committed`, the batch upsert of ``upsertBatch``,
+    /// and `replace_committed`, the one-key compare-and-swap of
+    /// ``updateIfRevision`` and ``insertIfAbsent`` (expected revision 0:
+    /// no row yet). Each sets the history's author for its transaction first.
+    var createWrites: [String] {
+        [
+            """
+            CREATE OR REPLACE PROCEDURE \(quoted).write_committed(
+                p_namespace text, p_keys text[], p_values text[], p_removals boolean[], p_author text,
+                INOUT written_keys text[] DEFAULT NULL, INOUT revisions bigint[] DEFAULT NULL)
+            LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            BEGIN
+                PERFORM set_config('stowage.author', p_author, true);
+                WITH written AS (
+                    INSERT INTO \(entries) AS e (namespace, key, value, removed)
+                    SELECT p_namespace, k, CASE WHEN r THEN NULL ELSE v END, r FROM unnest(p_keys, p_values, p_removals) AS t(k, v, r)
+                    ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
+                    RETURNING e.key, e.revision)
+                SELECT array_agg(written.key), array_agg(written.revision) INTO written_keys, revisions FROM written;
+                COMMIT;
+            END
+            $$
+            """,
+            """
+            CREATE OR REPLACE PROCEDURE \(quoted).replace_committed(
+                p_namespace text, p_key text, p_value text, p_expected bigint, p_author text, INOUT written_revision bigint DEFAULT NULL)
+            LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            BEGIN
+                PERFORM set_config('stowage.author', p_author, true);
+                IF p_expected = 0 THEN
+                    INSERT INTO \(entries) (namespace, key, value, removed) VALUES (p_namespace, p_key, p_value, p_value IS NULL)
+                    ON CONFLICT (namespace, key) DO NOTHING RETURNING revision INTO written_revision;
+                ELSE
+                    UPDATE \(entries) SET value = p_value, removed = (p_value IS NULL)
+                    WHERE namespace = p_namespace AND key = p_key AND revision = p_expected RETURNING revision INTO written_revision;
+                END IF;
+                COMMIT;
+            END
+            $$
+            """,
+            "DELETE FROM \(quoted).schema_versions WHERE component = 'writes'",
+            "INSERT INTO \(quoted).schema_versions (component, version) VALUES ('writes', \(Self.writesVersion))",
+        ]
+    }
+
+    /// How many of the two procedures are in the schema named by parameter
+    /// `$n` and may be called by this role, which a DBA may have revoked
+    /// (`REVOKE EXECUTE … FROM PUBLIC`): a count, for a subquery.
+    func countCallableWriteProcedures(schemaParameter n: Int) -> String {
+        """
+        SELECT count(*) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = $\(n) AND p.prokind = 'p' AND p.proname IN ('write_committed', 'replace_committed')
+        AND has_function_privilege(p.oid, 'EXECUTE')
+        """
+    }
+
+    /// `$1` namespace, `$2` keys, `$3` values as JSON text (ignored where
+    /// `$4` says removed), `$4` removals, `$5` author (empty: none); one row
+    /// of the keys written and their revisions, sent once committed.
+    var callWriteCommitted: String { "CALL \(quoted).write_committed($1, $2::text[], $3::text[], $4::boolean[], $5::text, NULL, NULL)" }
+
+    /// `$1` namespace, `$2` key, `$3` value as JSON text (`NULL`: remove),
+    /// `$4` the revision expected (0: no row), `$5` author; one row, the
+    /// new revision or `NULL` when the row had moved on, sent once committed.
+    var callReplaceCommitted: String { "CALL \(quoted).replace_committed($1, $2, $3::text, $4, $5::text, NULL)" }
+}
