@@ -137,6 +137,28 @@ extension PostgresStorePushTests {
     }
 }
 
+extension PostgresStorePushTests {
+    /// Procedures dropped while a store runs (an operator's cleanup, an
+    /// older release's migration) lose no write: the call fails before
+    /// writing, and the store sends that write, and every later one, as
+    /// statements. Before, the database's "does not exist" counted as a
+    /// refusal for good, and the writes were dropped.
+    @Test func writeProceduresDroppedWhileTheStoreRunsLoseNoWrite() async throws {
+        let database = try TestDatabase.shared()
+        let schema = "dropped_\(UUID().uuidString.prefix(8).lowercased())"
+        let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
+        try await store.setAndCommit(1, forKey: "before")
+        try database.psql("DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).replace_committed")
+        let recorder = RecordedReports.errors
+        try await store.setAndCommit(2, forKey: "after")
+        let counter = store.reference(forKey: "counter", as: Int.self)
+        for _ in 0..<3 { try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 } }
+        #expect(
+            try database.psql("SELECT key || '=' || value FROM \(schema).entries WHERE namespace = 'one' ORDER BY key") == "after=2\nbefore=1\ncounter=3")
+        #expect(recorder.all.filter { $0.message.contains(schema) }.isEmpty)
+    }
+}
+
 extension PostgresStore {
     /// How many keys reads find now.
     fileprivate var storedEntriesCount: Int { (try? snapshot().entries.count) ?? -1 }

@@ -244,16 +244,21 @@ struct PostgresDatabase: Sendable {
         var binds = PostgresBindings()
         binds.append(namespace)
         if hasWriteProcedures.withLock({ $0 }) {
-            binds.append(batch.map { Self.databaseKey($0.key) })
-            binds.append(batch.map { $0.text ?? "" })
-            binds.append(batch.map { $0.text == nil })
-            binds.append(author)
-            var revisions: [String: Int64] = [:]
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callWriteCommitted, binds: binds), logger: logger)
-            for try await (keys, written) in rows.decode(([String]?, [Int64]?).self) {
-                for (key, revision) in zip(keys ?? [], written ?? []) { revisions[key] = revision }
+            var call = binds
+            call.append(batch.map { Self.databaseKey($0.key) })
+            call.append(batch.map { $0.text ?? "" })
+            call.append(batch.map { $0.text == nil })
+            call.append(author)
+            do {
+                var revisions: [String: Int64] = [:]
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callWriteCommitted, binds: call), logger: logger)
+                for try await (keys, written) in rows.decode(([String]?, [Int64]?).self) {
+                    for (key, revision) in zip(keys ?? [], written ?? []) { revisions[key] = revision }
+                }
+                return revisions
+            } catch  where Self.isMissingProcedure(error) {
+                hasWriteProcedures.withLock { $0 = false }
             }
-            return revisions
         }
         let sql: String
         if batch.count == 1 {
@@ -274,6 +279,15 @@ struct PostgresDatabase: Sendable {
         }
         try await confirmCommitted(on: connection)
         return revisions
+    }
+
+    /// Whether a write procedure's call failed because it is gone or this
+    /// role may no longer call it (SQLSTATE 42883, 42501): dropped or
+    /// revoked since the store opened the tables. Nothing was written then,
+    /// and the store writes with statements from then on, this write first.
+    private static func isMissingProcedure(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        return ["42883", "42501"].contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     /// Returns once the statement just run on `connection` is committed;
@@ -328,12 +342,17 @@ struct PostgresDatabase: Sendable {
         binds.append(item.text)
         let sql: String
         if !inTransaction, hasWriteProcedures.withLock({ $0 }) {
-            binds.append(item.expectedRevision)
-            binds.append(author ?? "")
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callReplaceCommitted, binds: binds), logger: logger)
-            var revision: Int64?
-            for try await found in rows.decode(Int64?.self) { revision = found }
-            return revision.map { [item.key: $0] }
+            var call = binds
+            call.append(item.expectedRevision)
+            call.append(author ?? "")
+            do {
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callReplaceCommitted, binds: call), logger: logger)
+                var revision: Int64?
+                for try await found in rows.decode(Int64?.self) { revision = found }
+                return revision.map { [item.key: $0] }
+            } catch  where Self.isMissingProcedure(error) {
+                hasWriteProcedures.withLock { $0 = false }
+            }
         }
         if item.expectedRevision == 0 {
             sql = schema.insertIfAbsent
