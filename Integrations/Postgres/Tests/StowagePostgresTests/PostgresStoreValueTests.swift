@@ -107,7 +107,7 @@ struct PostgresStoreValueTests {
         }
         let store = try PostgresStore(configuration: database.configuration, namespace: "x", options: .init(schema: schema))
         try RunningStores.run(store)
-        // The refusal ends the wait at once; the bound is only for a machine loaded by the other suites (2 s was seen to pass).
+        // The refusal ends the wait at once; the bound is for a machine loaded by the other suites (2 s ran out once so).
         let error = await #expect(throws: StorageError.self) { try await store.ready(timeout: .seconds(30)) }
         #expect(error?.message.contains("at version 2, newer than the 1 this release") == true, "\(error?.message ?? "")")
     }
