@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "StowageUserDefaults", targets: ["StowageUserDefaults"]),
         .library(name: "StowageFlags", targets: ["StowageFlags"]),
         .library(name: "StowageTesting", targets: ["StowageTesting"]),
+        // Who changed a key, from what and when, for stores that keep a history and the tools that read it.
+        .library(name: "StowageHistory", targets: ["StowageHistory"]),
         // JSON text of a `StoredValue`, both ways, for stores outside this package that keep values as text.
         .library(name: "StowageJSON", targets: ["StowageJSON"]),
         // The example is no product: `swift run stowage-example` reaches it in a clone, and users of
@@ -32,6 +34,9 @@ let package = Package(
         .target(name: "StowageUserDefaults", dependencies: ["Stowage"]),
         // Feature flags on the core: declared once, overridden locally, updated remotely.
         .target(name: "StowageFlags", dependencies: ["Stowage", "StowageInMemory", "StowageJSON", "StowageJSONFile"]),
+
+        // The history a store keeps of its changes: apart from the core, as only such stores and their readers need it.
+        .target(name: "StowageHistory", dependencies: ["Stowage"]),
 
         // The testing kit: the conformance suite every store passes, ours or a user's.
         .target(name: "StowageTesting", dependencies: ["Stowage"]),

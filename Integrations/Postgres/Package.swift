@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Stowage", package: "Stowage"),
                 .product(name: "StowageJSON", package: "Stowage"),
+                .product(name: "StowageHistory", package: "Stowage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -45,7 +46,7 @@ let package = Package(
         // Tests, against a throwaway server that Scripts/postgres.sh starts, and the second process they start.
         .executableTarget(
             name: "StowagePostgresWorker",
-            dependencies: ["StowagePostgres"],
+            dependencies: ["StowagePostgres", .product(name: "StowageHistory", package: "Stowage")],
             path: "Tests/StowagePostgresWorker"
         ),
         .testTarget(
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "StowageTesting", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageHistory", package: "Stowage"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),

@@ -69,6 +69,11 @@ struct StorableTests {
         #expect(error?.code == .valueOutOfRange)
     }
 
+    @Test func aFloatReadFromTextNamesFloatNotDouble() {
+        let error = #expect(throws: StorageError.self) { _ = try Float(storedValue: .string("1.5")) }
+        #expect(error?.message == "expected Float, found a string.")
+    }
+
     @Test func wrongShapesAreTypeMismatchesNamingBothSides() {
         let error = #expect(throws: StorageError.self) { _ = try Bool(storedValue: .string("yes")) }
         #expect(error?.code == .typeMismatch)

@@ -18,8 +18,8 @@ public final class StoreNamespace<Base: UnderlyingStorage>: UnderlyingStorage, S
     /// Keeps the namespace subscribed to the base store's changes and cache discards.
     private let subscription = Locked<[ObservationToken]>([])
 
-    /// The keys of `base` that start with `name` and `separator`.
-    public init(_ base: Base, name: String, separator: String = ".") {
+    /// The keys of `base` that start with `name` and `separator`; made by `namespace(_:separator:)`.
+    init(_ base: Base, name: String, separator: String = ".") {
         self.base = base
         self.keyPrefix = name + separator
         let prefix = keyPrefix

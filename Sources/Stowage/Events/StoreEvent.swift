@@ -31,9 +31,9 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
         public static let writeRetriedAndSucceeded = Kind("writeRetriedAndSucceeded")
     }
 
-    /// How much an operator should care, from routine to needing action; the
-    /// levels of a logger.
-    public enum Severity: Int, Hashable, Sendable, Comparable {
+    /// How much an operator should care, from routine to needing action, in
+    /// that order (the cases compare as declared); the levels of a logger.
+    public enum Severity: Hashable, Sendable, Comparable {
         /// Routine, worth a line in a log and no more.
         case info
         /// Worth noticing, needing no action: a write went through on retry,
@@ -43,8 +43,6 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
         case warning
         /// Needs an operator: a store that refuses writes, a damaged file.
         case error
-
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     public var kind: Kind

@@ -1,4 +1,4 @@
-import Synchronization
+internal import Synchronization
 
 /// Feeds the store-wide change streams and synchronous handlers, for all stores of the process.
 ///

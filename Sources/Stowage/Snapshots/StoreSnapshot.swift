@@ -30,8 +30,8 @@ public struct StoreSnapshot: Sendable, Equatable {
         self.origins = origins
     }
 
-    /// The keys, sorted.
-    public var keys: [String] { entries.keys.sorted() }
+    /// The keys, sorted: the order descriptions list them in.
+    var sortedKeys: [String] { entries.keys.sorted() }
 
     /// The value of `key`; setting changes this copy only.
     public subscript(key: String) -> StoredValue? {
@@ -74,21 +74,20 @@ extension StoreSnapshot: ExpressibleByDictionaryLiteral {
     }
 }
 
-extension StoreSnapshot: CustomStringConvertible, CustomDebugStringConvertible {
+/// `String(reflecting:)` and a debugger's `po` fall back to the description, so secrets stay hidden there too.
+extension StoreSnapshot: CustomStringConvertible {
     /// One `key = value` line per key, sorted, with secret values shown as
     /// `<redacted>` and, for a layered store, the layer it comes from.
     public var description: String {
-        let lines = keys.map { key in "\(key) = \(shownValue(forKey: key))" + (origins[key].map { " (from \($0))" } ?? "") }
+        let lines = sortedKeys.map { key in "\(key) = \(shownValue(forKey: key))" + (origins[key].map { " (from \($0))" } ?? "") }
         return "StoreSnapshot(\(entries.count) \(entries.count == 1 ? "key" : "keys"))" + lines.map { "\n  " + $0 }.joined()
     }
-
-    public var debugDescription: String { description }
 }
 
 extension StoreSnapshot: CustomReflectable {
     /// What `dump` shows: the description, so secrets stay hidden there too.
     public var customMirror: Mirror {
-        Mirror(self, children: keys.map { key in (label: key, value: shownValue(forKey: key)) as Mirror.Child })
+        Mirror(self, children: sortedKeys.map { key in (label: key, value: shownValue(forKey: key)) as Mirror.Child })
     }
 }
 

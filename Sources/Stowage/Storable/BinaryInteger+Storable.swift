@@ -54,62 +54,24 @@ extension FixedWidthInteger {
     fileprivate static var maxDescription: String { String(describing: Self.max) }
 }
 
-extension Int: Storable {
+/// Every integer width reads and writes through the exact conversions above.
+///
+/// `Codable` in the constraint makes this more specific than the `Codable`
+/// default, which every standard integer would otherwise also match.
+extension Storable where Self: FixedWidthInteger & Codable {
     public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
     public func storedValue() throws -> StoredValue { try exactStoredValue() }
 }
 
-extension Int8: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension Int16: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension Int32: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension Int64: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension Int128: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension UInt: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension UInt8: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension UInt16: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension UInt32: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension UInt64: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
-
-extension UInt128: Storable {
-    public init(storedValue: StoredValue) throws { try self.init(exactlyFrom: storedValue) }
-    public func storedValue() throws -> StoredValue { try exactStoredValue() }
-}
+extension Int: Storable {}
+extension Int8: Storable {}
+extension Int16: Storable {}
+extension Int32: Storable {}
+extension Int64: Storable {}
+extension Int128: Storable {}
+extension UInt: Storable {}
+extension UInt8: Storable {}
+extension UInt16: Storable {}
+extension UInt32: Storable {}
+extension UInt64: Storable {}
+extension UInt128: Storable {}

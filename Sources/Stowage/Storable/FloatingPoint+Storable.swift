@@ -1,25 +1,25 @@
-extension Double: Storable {
+/// `Double` and `Float` are kept as `.double`; a whole number reads as one too.
+///
+/// `Codable` in the constraint makes this more specific than the `Codable`
+/// default, which both would otherwise also match.
+extension Storable where Self: BinaryFloatingPoint & Codable {
     public init(storedValue: StoredValue) throws {
+        let wide: Double
         switch storedValue {
-        case .double(let value): self = value
-        case .signedInteger(let value): self = Double(value)
-        case .unsignedInteger(let value): self = Double(value)
-        default: throw StorageError.typeMismatch(expected: Double.self, found: storedValue)
+        case .double(let value): wide = value
+        case .signedInteger(let value): wide = Double(value)
+        case .unsignedInteger(let value): wide = Double(value)
+        default: throw StorageError.typeMismatch(expected: Self.self, found: storedValue)
         }
-    }
-
-    public func storedValue() -> StoredValue { .double(self) }
-}
-
-extension Float: Storable {
-    public init(storedValue: StoredValue) throws {
-        let wide = try Double(storedValue: storedValue)
-        let narrow = Float(wide)
+        let narrow = Self(wide)
         guard narrow.isFinite || !wide.isFinite else {
-            throw StorageError(code: .valueOutOfRange, reason: "expected Float, found a number beyond Float's range.")
+            throw StorageError(code: .valueOutOfRange, reason: "expected \(Self.self), found a number beyond \(Self.self)'s range.")
         }
         self = narrow
     }
 
     public func storedValue() -> StoredValue { .double(Double(self)) }
 }
+
+extension Double: Storable {}
+extension Float: Storable {}

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Stowage
+import StowageHistory
 import StowagePostgres
 import Testing
 

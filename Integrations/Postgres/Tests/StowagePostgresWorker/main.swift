@@ -2,6 +2,7 @@
 // reaching the database the test's variables name. Not a product.
 import Foundation
 import Stowage
+import StowageHistory
 import StowageJSONFile
 import StowageJSON
 import StowagePostgres

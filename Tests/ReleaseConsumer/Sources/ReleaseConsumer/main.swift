@@ -5,6 +5,7 @@ import StowageConfiguration
 import StowageEnvironment
 import StowageFlags
 import StowageHTTP
+import StowageHistory
 import StowageInMemory
 import StowageJSON
 import StowageJSONFile
@@ -49,6 +50,8 @@ try await StorageConformanceSuite { InMemoryStore() }.run(.roundTripOfScalars)
 print("StowageTesting: InMemoryStore passes roundTripOfScalars")
 
 print("StowageJSON: \(try StoredValue(jsonText: "[1, true]").jsonText())")
+
+print("StowageHistory: writes made for \(ChangeAuthor.$name.withValue("alice") { ChangeAuthor.name ?? "nobody" })")
 
 print("StowagePostgres: schema \(PostgresStore.Options().schema) by default")
 

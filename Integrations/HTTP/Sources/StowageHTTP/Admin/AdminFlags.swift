@@ -1,4 +1,5 @@
 import Stowage
+import StowageHistory
 import StowageJSON
 import StowageFlags
 

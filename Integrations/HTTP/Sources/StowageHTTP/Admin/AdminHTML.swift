@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Stowage
+import StowageHistory
 import StowageFlags
 
 /// The admin page's HTML, rendered on the server: no build step, and a page

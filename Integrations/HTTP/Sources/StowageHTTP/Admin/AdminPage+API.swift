@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Stowage
+import StowageHistory
 import StowageFlags
 import StowageJSON
 

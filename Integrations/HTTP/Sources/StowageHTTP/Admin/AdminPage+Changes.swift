@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Stowage
+import StowageHistory
 import StowageFlags
 
 /// Changes: every one needs a session of an editor and its CSRF token, is

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Stowage
+import StowageHistory
 import StowageJSON
 import StowageFlags
 

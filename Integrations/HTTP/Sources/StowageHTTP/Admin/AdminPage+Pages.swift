@@ -1,5 +1,6 @@
 import Hummingbird
 import Stowage
+import StowageHistory
 import StowageFlags
 
 /// The pages a signed-in user reads.

@@ -7,6 +7,7 @@ import HTTPTypes
 public import Hummingbird
 import NIOCore
 public import Stowage
+import StowageHistory
 public import StowageFlags
 
 /// A web page where people see and change a fleet's flags, see a store's

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import Stowage
+import StowageHistory
 import StowageJSON
 
 /// The statements of the history: reading it, recording a refusal,

@@ -1,5 +1,6 @@
 public import Foundation
 import Stowage
+public import StowageHistory
 
 /// The history of changes: every change of the store's table, by anyone,
 /// recorded by a trigger in the transaction that makes it (see ``Options/author``,

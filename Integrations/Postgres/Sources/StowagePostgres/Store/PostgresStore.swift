@@ -2,6 +2,7 @@ import Logging
 import PostgresNIO
 public import ServiceLifecycle
 import Stowage
+import StowageHistory
 import StowageJSON
 
 /// A store whose values live in PostgreSQL, one truth for every process and

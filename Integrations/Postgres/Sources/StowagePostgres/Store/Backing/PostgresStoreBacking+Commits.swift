@@ -1,4 +1,5 @@
 import Stowage
+import StowageHistory
 
 /// Queued writes: a setter queues its write and shows it to reads at once;
 /// the worker commits a run of them in one statement, in order, and tries

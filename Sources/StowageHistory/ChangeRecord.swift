@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import Stowage
 
 /// One entry of a store's history: a committed change of a key, or a change
 /// that was asked for and refused.

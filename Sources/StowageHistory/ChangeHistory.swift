@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import Stowage
 
 /// A store that records every change of its keys, who made it and when:
 /// what an admin page and the `stowage` tool read to answer "who changed
