@@ -27,6 +27,36 @@ struct PostgresStoreConflictTests {
         #expect(try fresh.value(forKey: "count", as: Int.self) == nil)
     }
 
+    /// A one-key compare-and-swap that finds the row moved on is answered
+    /// with the row as it is, so the next try starts from it without a
+    /// statement of its own: under contention that read was a second round
+    /// trip per miss. The store here hears no notices, so only the answer
+    /// can have brought the operator's value.
+    @Test func aModifyThatFindsTheRowMovedOnTakesItFromTheAnswer() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        let namespace = TestDatabase.uniqueNamespace()
+        var options = PostgresStore.Options()
+        options.listensForChanges = false
+        options.resynchronizationInterval = nil
+        let store = try await server.openStore(namespace: namespace, options: options)
+        try await store.setAndCommit(1, forKey: "count")
+        try server.psql("UPDATE stowage.entries SET value = '5' WHERE namespace = '\(namespace)' AND key = 'count'")
+        let reads = { try server.psql("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query LIKE '%key = ANY%'") }
+        let readsBefore = try reads()
+
+        var seen: [Int] = []
+        let result = try await store.reference(forKey: "count", as: Int.self).modifyAndCommit(default: 0) { count in
+            seen.append(count)
+            count += 1
+            return count
+        }
+        #expect(seen == [1, 5], "the closure ran with the cached value, then with the row the answer brought")
+        #expect(result == 6)
+        #expect(try server.psql("SELECT value FROM stowage.entries WHERE namespace = '\(namespace)' AND key = 'count'") == "6")
+        #expect(try reads() == readsBefore, "the store read the row with a statement of its own")
+    }
+
     /// After the database's revisions went back (a restored backup), a
     /// modify retried forever against a revision that no longer existed.
     @Test func aModifyFollowsARevisionThatWentBack() async throws {

@@ -48,10 +48,34 @@ struct PostgresStorePushTests {
             DROP TRIGGER notify_change ON \(schema).entries; DROP TRIGGER notify_truncate ON \(schema).entries;
             DROP FUNCTION \(schema).notify_change(); DROP FUNCTION \(schema).change_notice(text, text, bigint, boolean, text);
             DELETE FROM \(schema).schema_versions WHERE component = 'notifications';
-            DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).replace_committed;
+            DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).replace_committed; DROP PROCEDURE \(schema).swap_committed;
             DELETE FROM \(schema).schema_versions WHERE component = 'writes'
             """)
         return schema
+    }
+
+    /// Write procedures of version 1 (no `swap_committed`, whose
+    /// compare-and-swap answers a miss with the row) gain it when a store
+    /// opens the tables, and keep `replace_committed`, which servers of that
+    /// release call during a rolling upgrade.
+    @Test func writeProceduresOfVersion1GainTheSwapAndKeepWhatTheyHad() async throws {
+        let database = try TestDatabase.shared()
+        let schema = "writes1_\(UUID().uuidString.prefix(8).lowercased())"
+        let first = try await database.openStore(namespace: "one", options: .init(schema: schema))
+        try await first.setAndCommit(1, forKey: "count")
+        try database.psql(
+            """
+            DROP PROCEDURE \(schema).swap_committed;
+            UPDATE \(schema).schema_versions SET version = 1 WHERE component = 'writes'
+            """)
+        let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
+        #expect(try database.psql("SELECT version FROM \(schema).schema_versions WHERE component = 'writes'") == "2")
+        #expect(
+            try database.psql("SELECT proname || ' ' || pronargs FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p' ORDER BY 1")
+                == "replace_committed 6\nswap_committed 8\nwrite_committed 7")
+        try database.psql("UPDATE \(schema).entries SET value = '5' WHERE namespace = 'one' AND key = 'count'")
+        try await store.reference(forKey: "count", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 }
+        #expect(try database.psql("SELECT value FROM \(schema).entries WHERE namespace = 'one' AND key = 'count'") == "6")
     }
 
     /// Tables made by the first release (no notification trigger, no write
@@ -63,9 +87,9 @@ struct PostgresStorePushTests {
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
         #expect(
             try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component")
-                == "entries 1\nhistory 1\nnotifications 2\nwrites 1"
+                == "entries 1\nhistory 1\nnotifications 2\nwrites 2"
         )
-        #expect(try database.psql("SELECT count(*) FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p'") == "2")
+        #expect(try database.psql("SELECT count(*) FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p'") == "3")
         #expect(try database.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = '\(schema).entries'::regclass AND tgname LIKE 'notify_%'") == "2")
         _ = try await firstElement(of: store.statusUpdates()) { $0 == Self.live }
         let changes = store.changes
@@ -120,7 +144,7 @@ extension PostgresStorePushTests {
         let password = UUID().uuidString
         try database.psql(
             """
-            REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed FROM PUBLIC;
+            REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed, \(schema).swap_committed FROM PUBLIC;
             CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
             GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
             GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
@@ -148,7 +172,7 @@ extension PostgresStorePushTests {
         let schema = "dropped_\(UUID().uuidString.prefix(8).lowercased())"
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
         try await store.setAndCommit(1, forKey: "before")
-        try database.psql("DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).replace_committed")
+        try database.psql("DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).swap_committed")
         let recorder = RecordedReports.errors
         try await store.setAndCommit(2, forKey: "after")
         let counter = store.reference(forKey: "counter", as: Int.self)

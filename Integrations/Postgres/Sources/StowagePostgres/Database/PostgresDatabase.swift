@@ -305,13 +305,22 @@ struct PostgresDatabase: Sendable {
         for try await _ in try await connection.query("SELECT 1", logger: logger) {}
     }
 
+    /// What a compare-and-swap did.
+    enum ReplaceOutcome {
+        /// Every key was written: each key's new revision.
+        case written([String: Int64])
+        /// A row had moved on, and nothing was written. `current` holds the
+        /// rows as they are when the answer brought them (the one-key
+        /// procedure's does), `nil` when they must be read.
+        case movedOn(current: (rows: [String: Row], unreadable: [StorageError])?)
+    }
+
     /// The compare-and-swap: writes every key only if its row is still at
     /// the revision given (0: no row), all or nothing. One key is one
     /// statement; several run in one transaction.
-    /// - Returns: each key's new revision, or `nil` when a row had moved on and nothing was written.
     func replace(
         _ items: [(key: String, text: String?, expectedRevision: Int64)], author: String?, on connection: PostgresConnection
-    ) async throws -> [String: Int64]? {
+    ) async throws -> ReplaceOutcome {
         if items.count == 1 {
             return try await conditionalWrite(items[0], author: author, on: connection, inTransaction: false)
         }
@@ -320,13 +329,15 @@ struct PostgresDatabase: Sendable {
                 var revisions: [String: Int64] = [:]
                 // In key order, so two transactions lock rows in one order.
                 for item in items.sorted(by: { Self.databaseKey($0.key) < Self.databaseKey($1.key) }) {
-                    guard let written = try await conditionalWrite(item, author: author, on: connection, inTransaction: true) else { throw Conflict() }
+                    guard case .written(let written) = try await conditionalWrite(item, author: author, on: connection, inTransaction: true) else {
+                        throw Conflict()
+                    }
                     revisions.merge(written) { $1 }
                 }
-                return revisions
+                return .written(revisions)
             }
         } catch let error as PostgresTransactionError where error.closureError is Conflict {
-            return nil
+            return .movedOn(current: nil)
         }
     }
 
@@ -335,7 +346,7 @@ struct PostgresDatabase: Sendable {
 
     private func conditionalWrite(
         _ item: (key: String, text: String?, expectedRevision: Int64), author: String?, on connection: PostgresConnection, inTransaction: Bool
-    ) async throws -> [String: Int64]? {
+    ) async throws -> ReplaceOutcome {
         var binds = PostgresBindings()
         binds.append(namespace)
         binds.append(Self.databaseKey(item.key))
@@ -346,10 +357,18 @@ struct PostgresDatabase: Sendable {
             call.append(item.expectedRevision)
             call.append(author ?? "")
             do {
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callReplaceCommitted, binds: call), logger: logger)
-                var revision: Int64?
-                for try await found in rows.decode(Int64?.self) { revision = found }
-                return revision.map { [item.key: $0] }
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callSwapCommitted, binds: call), logger: logger)
+                var outcome = ReplaceOutcome.movedOn(current: nil)
+                for try await (written, currentText, currentRevision) in rows.decode((Int64?, String?, Int64?).self) {
+                    if let written {
+                        outcome = .written([item.key: written])
+                    } else {
+                        var current: (rows: [String: Row], unreadable: [StorageError]) = ([:], [])
+                        if let currentRevision { decodeRow(key: Self.databaseKey(item.key), text: currentText, revision: currentRevision, into: &current) }
+                        outcome = .movedOn(current: current)
+                    }
+                }
+                return outcome
             } catch  where Self.isMissingProcedure(error) {
                 hasWriteProcedures.withLock { $0 = false }
             }
@@ -367,29 +386,34 @@ struct PostgresDatabase: Sendable {
         for try await found in rows.decode(Int64.self) { revision = found }
         // Inside a transaction its COMMIT confirms it; alone, the statement's own commit must be awaited.
         if revision != nil, !inTransaction { try await confirmCommitted(on: connection) }
-        return revision.map { [item.key: $0] }
+        return revision.map { .written([item.key: $0]) } ?? .movedOn(current: nil)
     }
 
     private func decodeRows(_ rows: PostgresRowSequence) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
-        var result: [String: Row] = [:]
-        var unreadable: [StorageError] = []
+        var result: (rows: [String: Row], unreadable: [StorageError]) = ([:], [])
         for try await (key, text, revision) in rows.decode((String, String?, Int64).self) {
-            guard let text else {
-                result[key] = Row(value: nil, revision: revision)
-                continue
-            }
-            do {
-                result[key] = Row(value: try StoredValue(jsonText: text), revision: revision)
-            } catch {
-                unreadable.append(
-                    StorageError(
-                        code: .invalidJSON, key: key,
-                        reason: "the row in \(schema.entries) (namespace \"\(namespace)\", revision \(revision)) does not hold JSON text "
-                            + "(\(error.reason)); a value is kept as JSON, such as 42, true, \"text\" or [1, 2]. The store keeps the value it had.",
-                        underlyingError: error))
-            }
+            decodeRow(key: key, text: text, revision: revision, into: &result)
         }
-        return (result, unreadable)
+        return result
+    }
+
+    /// Adds a row read from the table (`nil` text: a removal) to `result`,
+    /// or, when its text is not JSON, an error naming it: never applied.
+    private func decodeRow(key: String, text: String?, revision: Int64, into result: inout (rows: [String: Row], unreadable: [StorageError])) {
+        guard let text else {
+            result.rows[key] = Row(value: nil, revision: revision)
+            return
+        }
+        do {
+            result.rows[key] = Row(value: try StoredValue(jsonText: text), revision: revision)
+        } catch {
+            result.unreadable.append(
+                StorageError(
+                    code: .invalidJSON, key: key,
+                    reason: "the row in \(schema.entries) (namespace \"\(namespace)\", revision \(revision)) does not hold JSON text "
+                        + "(\(error.reason)); a value is kept as JSON, such as 42, true, \"text\" or [1, 2]. The store keeps the value it had.",
+                    underlyingError: error))
+        }
     }
 
     /// What went wrong, as the end of a sentence: when a request waited in

@@ -12,12 +12,19 @@
 /// what it may write with the statements.
 extension PostgresSchema {
     /// The version of the write procedures, recorded apart from the entries'.
-    static let writesVersion: Int32 = 1
+    static let writesVersion: Int32 = 2
 
     /// Version 1: `write_committed`, the batch upsert of ``upsertBatch``,
     /// and `replace_committed`, the one-key compare-and-swap of
     /// ``updateIfRevision`` and ``insertIfAbsent`` (expected revision 0:
     /// no row yet). Each sets the history's author for its transaction first.
+    ///
+    /// Version 2 adds `swap_committed`, the same compare-and-swap, which
+    /// answers a miss with the row as it is (its value and revision; none
+    /// when there is no row), so the caller's next try needs no read of its
+    /// own: under contention that read was a second statement per miss.
+    /// `replace_committed` stays for servers of the earlier release, which
+    /// call it during a rolling upgrade.
     var createWrites: [String] {
         [
             """
@@ -56,18 +63,40 @@ extension PostgresSchema {
             END
             $$
             """,
+            """
+            CREATE OR REPLACE PROCEDURE \(quoted).swap_committed(
+                p_namespace text, p_key text, p_value text, p_expected bigint, p_author text, INOUT written_revision bigint DEFAULT NULL,
+                INOUT current_value text DEFAULT NULL, INOUT current_revision bigint DEFAULT NULL)
+            LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            BEGIN
+                PERFORM set_config('stowage.author', p_author, true);
+                IF p_expected = 0 THEN
+                    INSERT INTO \(entries) (namespace, key, value, removed) VALUES (p_namespace, p_key, p_value, p_value IS NULL)
+                    ON CONFLICT (namespace, key) DO NOTHING RETURNING revision INTO written_revision;
+                ELSE
+                    UPDATE \(entries) SET value = p_value, removed = (p_value IS NULL)
+                    WHERE namespace = p_namespace AND key = p_key AND revision = p_expected RETURNING revision INTO written_revision;
+                END IF;
+                IF written_revision IS NULL THEN
+                    SELECT value, revision INTO current_value, current_revision FROM \(entries) WHERE namespace = p_namespace AND key = p_key;
+                END IF;
+                COMMIT;
+            END
+            $$
+            """,
             "DELETE FROM \(quoted).schema_versions WHERE component = 'writes'",
             "INSERT INTO \(quoted).schema_versions (component, version) VALUES ('writes', \(Self.writesVersion))",
         ]
     }
 
-    /// How many of the two procedures are in the schema named by parameter
+    /// How many of the two procedures this release calls are in the schema named by parameter
     /// `$n` and may be called by this role, which a DBA may have revoked
     /// (`REVOKE EXECUTE … FROM PUBLIC`): a count, for a subquery.
     func countCallableWriteProcedures(schemaParameter n: Int) -> String {
         """
         SELECT count(*) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-        WHERE n.nspname = $\(n) AND p.prokind = 'p' AND p.proname IN ('write_committed', 'replace_committed')
+        WHERE n.nspname = $\(n) AND p.prokind = 'p' AND p.proname IN ('write_committed', 'swap_committed')
         AND has_function_privilege(p.oid, 'EXECUTE')
         """
     }
@@ -78,7 +107,8 @@ extension PostgresSchema {
     var callWriteCommitted: String { "CALL \(quoted).write_committed($1, $2::text[], $3::text[], $4::boolean[], $5::text, NULL, NULL)" }
 
     /// `$1` namespace, `$2` key, `$3` value as JSON text (`NULL`: remove),
-    /// `$4` the revision expected (0: no row), `$5` author; one row, the
-    /// new revision or `NULL` when the row had moved on, sent once committed.
-    var callReplaceCommitted: String { "CALL \(quoted).replace_committed($1, $2, $3::text, $4, $5::text, NULL)" }
+    /// `$4` the revision expected (0: no row), `$5` author; one row, sent
+    /// once committed: the new revision, or `NULL` when the row had moved
+    /// on, and then the row's value and revision (both `NULL`: no row).
+    var callSwapCommitted: String { "CALL \(quoted).swap_committed($1, $2, $3::text, $4, $5::text, NULL, NULL, NULL)" }
 }

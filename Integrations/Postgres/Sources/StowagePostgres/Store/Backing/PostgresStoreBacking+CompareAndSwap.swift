@@ -40,7 +40,8 @@ extension PostgresStoreBacking {
     }
 
     /// Runs a compare-and-swap against the rows' revisions; when a row had
-    /// moved on, reads the keys again so the next try starts from their values.
+    /// moved on, takes the keys' rows from the answer (one key) or reads
+    /// them again (several), so the next try starts from their values.
     func perform(_ replacement: State.Replacement) async {
         guard replacement.reply.start() else {
             update { _ = $0.queue.removeFirst() }
@@ -73,10 +74,11 @@ extension PostgresStoreBacking {
         }
         do {
             let database = database
-            let revisions = try await database.withConnection(within: replacement.deadline - .now, gate: replacement.gate) {
+            let outcome = try await database.withConnection(within: replacement.deadline - .now, gate: replacement.gate) {
                 try await database.replace(plan, author: replacement.author, on: $0)
             }
-            if let revisions {
+            switch outcome {
+            case .written(let revisions):
                 let changed = update { state in
                     var changed: Set<String> = []
                     for (key, new) in replacement.replacements {
@@ -89,8 +91,13 @@ extension PostgresStoreBacking {
                 }
                 // When the caller already gave up waiting, Stowage will not tell the key's references: the store does.
                 if !replacement.reply.resolve(.success(true)) { announce(changed) }
-            } else {
-                let fresh = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
+            case .movedOn(let current):
+                let fresh: (rows: [String: PostgresDatabase.Row], unreadable: [StorageError])
+                if let current {
+                    fresh = current
+                } else {
+                    fresh = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
+                }
                 let changed = absorb(fresh, keys: keys)
                 update { _ = $0.queue.removeFirst() }
                 announce(changed)
