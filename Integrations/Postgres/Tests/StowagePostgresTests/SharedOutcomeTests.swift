@@ -12,7 +12,7 @@ struct SharedOutcomeTests {
         let outcome = FirstOutcome<Int>()
         let waits = (0..<3).map { _ in Task { try await outcome.value() } }
         try await Self.untilWaiting(3) { outcome.waiterCount }
-        outcome.give(.success(7))
+        outcome.resolve(.success(7))
         for wait in waits { #expect(try await wait.value == 7) }
     }
 

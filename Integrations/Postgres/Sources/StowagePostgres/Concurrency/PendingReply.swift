@@ -6,59 +6,9 @@ import Stowage
 /// knows nothing was written. One it has started ends by the same deadline,
 /// as the worker gives it only the time left; a short grace after it, the
 /// caller is told the outcome is unknown, should the worker's answer be late.
-final class PendingReply<Value: Sendable>: Sendable {
-    private struct State {
-        var outcome: Result<Value, StorageError>?
-        var waiters: [CheckedContinuation<Result<Value, StorageError>, Never>] = []
-        var started = false
-    }
+typealias PendingReply<Value: Sendable> = SharedOutcome<Value, StorageError>
 
-    private let state = Locked(State())
-
-    init() {}
-
-    /// Marks the request taken by the worker; `false` when it already expired.
-    func start() -> Bool {
-        state.withLock { state in
-            guard state.outcome == nil else { return false }
-            state.started = true
-            return true
-        }
-    }
-
-    /// Answers, unless answered already.
-    /// - Returns: whether this answer was the one given.
-    @discardableResult
-    func resolve(_ outcome: Result<Value, StorageError>) -> Bool {
-        let (given, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Result<Value, StorageError>, Never>]) in
-            guard state.outcome == nil else { return (false, []) }
-            state.outcome = outcome
-            defer { state.waiters = [] }
-            return (true, state.waiters)
-        }
-        for waiter in waiters { waiter.resume(returning: outcome) }
-        return given
-    }
-
-    /// Whether the worker has started on the request.
-    var isStarted: Bool { state.withLock { $0.started } }
-
-    /// How many callers of ``value()`` wait for the answer.
-    var waiterCount: Int { state.withLock { $0.waiters.count } }
-
-    /// The answer, once there is one; every caller gets it.
-    func value() async throws(StorageError) -> Value {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, StorageError>, Never>) in
-            let ready = state.withLock { state -> Result<Value, StorageError>? in
-                if let outcome = state.outcome { return outcome }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-        return try outcome.get()
-    }
-
+extension SharedOutcome where Failure == StorageError {
     /// How long after the deadline a started request's caller waits for the
     /// worker's own answer, which comes at the deadline.
     static var lateAnswerGrace: Duration { .milliseconds(500) }

@@ -54,9 +54,9 @@ struct PostgresDatabase: Sendable {
                     guard gate.lease(connection) else { throw CancellationError() }
                     return try await body(connection)
                 }
-                outcome.give(.success(value))
+                outcome.resolve(.success(value))
             } catch {
-                outcome.give(.failure(gate.wasLeased ? error : DatabaseFailure.NotSent(cause: error)))
+                outcome.resolve(.failure(gate.wasLeased ? error : DatabaseFailure.NotSent(cause: error)))
             }
         }
         let timer = Task(executorPreference: StoreExecutor.shared) {
@@ -64,7 +64,7 @@ struct PostgresDatabase: Sendable {
             guard !Task.isCancelled else { return }
             let leased = gate.closeAtDeadline()
             let noAnswer = DatabaseFailure.NoAnswer(timeout: timeout)
-            guard outcome.give(.failure(leased == nil ? DatabaseFailure.NotSent(cause: noAnswer) : noAnswer)) else { return }
+            guard outcome.resolve(.failure(leased == nil ? DatabaseFailure.NotSent(cause: noAnswer) : noAnswer)) else { return }
             work.cancel()
             if let leased { try? await leased.close() }
         }
@@ -74,7 +74,7 @@ struct PostgresDatabase: Sendable {
             try await outcome.value()
         } onCancel: {
             let leased = gate.closeAtDeadline()
-            if outcome.give(.failure(leased == nil ? DatabaseFailure.NotSent(cause: CancellationError()) : CancellationError())) { work.cancel() }
+            if outcome.resolve(.failure(leased == nil ? DatabaseFailure.NotSent(cause: CancellationError()) : CancellationError())) { work.cancel() }
         }
     }
 

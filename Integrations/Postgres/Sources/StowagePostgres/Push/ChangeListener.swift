@@ -204,14 +204,14 @@ final class ChangeListener: Sendable {
             Task(executorPreference: StoreExecutor.shared) {
                 do {
                     for try await _ in try await connection.query("SELECT 1", logger: logger) {}
-                    answer.give(.success(()))
+                    answer.resolve(.success(()))
                 } catch {
-                    answer.give(.failure(error))
+                    answer.resolve(.failure(error))
                 }
             }
             let deadline = Task(executorPreference: StoreExecutor.shared) {
                 try? await Task.sleep(for: timeout)
-                answer.give(.failure(DatabaseFailure.NoAnswer(timeout: timeout)))
+                answer.resolve(.failure(DatabaseFailure.NoAnswer(timeout: timeout)))
             }
             defer { deadline.cancel() }
             do {

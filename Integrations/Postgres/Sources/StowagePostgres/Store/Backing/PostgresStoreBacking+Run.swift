@@ -57,7 +57,7 @@ extension PostgresStoreBacking {
         let giveUpLater: @Sendable () -> Task<Void, Never> = { [options] in
             Task.detached(executorPreference: StoreExecutor.shared) {
                 try? await Task.sleep(for: options.operationTimeout)
-                givenUp.give(.success(()))
+                givenUp.resolve(.success(()))
             }
         }
         var workerEnded = true
@@ -91,7 +91,7 @@ extension PostgresStoreBacking {
         _ = giveUpLater()
         let poolEnded = await Self.ended(pool, unlessGivenUp: givenUp)
         // Releases the waits above that lost their race.
-        givenUp.give(.success(()))
+        givenUp.resolve(.success(()))
         if !workerEnded || !poolEnded {
             let what = [workerEnded ? nil : "its worker", poolEnded ? nil : "its connection pool (postgres-nio's PostgresClient.run())"]
                 .compactMap { $0 }.joined(separator: " and ")
@@ -111,11 +111,11 @@ extension PostgresStoreBacking {
         let race = FirstOutcome<Bool>()
         Task.detached(executorPreference: StoreExecutor.shared) {
             await task.value
-            race.give(.success(true))
+            race.resolve(.success(true))
         }
         Task.detached(executorPreference: StoreExecutor.shared) {
             _ = try? await givenUp.value()
-            race.give(.success(false))
+            race.resolve(.success(false))
         }
         return (try? await race.value()) ?? false
     }
