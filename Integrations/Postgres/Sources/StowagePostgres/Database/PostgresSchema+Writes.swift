@@ -51,14 +51,7 @@ extension PostgresSchema {
             LANGUAGE plpgsql AS $$
             #variable_conflict use_column
             BEGIN
-                PERFORM set_config('stowage.author', p_author, true);
-                IF p_expected = 0 THEN
-                    INSERT INTO \(entries) (namespace, key, value, removed) VALUES (p_namespace, p_key, p_value, p_value IS NULL)
-                    ON CONFLICT (namespace, key) DO NOTHING RETURNING revision INTO written_revision;
-                ELSE
-                    UPDATE \(entries) SET value = p_value, removed = (p_value IS NULL)
-                    WHERE namespace = p_namespace AND key = p_key AND revision = p_expected RETURNING revision INTO written_revision;
-                END IF;
+                \(conditionalWrite)
                 COMMIT;
             END
             $$
@@ -70,14 +63,7 @@ extension PostgresSchema {
             LANGUAGE plpgsql AS $$
             #variable_conflict use_column
             BEGIN
-                PERFORM set_config('stowage.author', p_author, true);
-                IF p_expected = 0 THEN
-                    INSERT INTO \(entries) (namespace, key, value, removed) VALUES (p_namespace, p_key, p_value, p_value IS NULL)
-                    ON CONFLICT (namespace, key) DO NOTHING RETURNING revision INTO written_revision;
-                ELSE
-                    UPDATE \(entries) SET value = p_value, removed = (p_value IS NULL)
-                    WHERE namespace = p_namespace AND key = p_key AND revision = p_expected RETURNING revision INTO written_revision;
-                END IF;
+                \(conditionalWrite)
                 IF written_revision IS NULL THEN
                     SELECT value, revision INTO current_value, current_revision FROM \(entries) WHERE namespace = p_namespace AND key = p_key;
                 END IF;
@@ -88,6 +74,21 @@ extension PostgresSchema {
             "DELETE FROM \(quoted).schema_versions WHERE component = 'writes'",
             "INSERT INTO \(quoted).schema_versions (component, version) VALUES ('writes', \(Self.writesVersion))",
         ]
+    }
+
+    /// The compare-and-swap both procedures run (`written_revision` stays
+    /// `NULL` when the row had moved on), indented for their bodies.
+    private var conditionalWrite: String {
+        """
+        PERFORM set_config('stowage.author', p_author, true);
+                IF p_expected = 0 THEN
+                    INSERT INTO \(entries) (namespace, key, value, removed) VALUES (p_namespace, p_key, p_value, p_value IS NULL)
+                    ON CONFLICT (namespace, key) DO NOTHING RETURNING revision INTO written_revision;
+                ELSE
+                    UPDATE \(entries) SET value = p_value, removed = (p_value IS NULL)
+                    WHERE namespace = p_namespace AND key = p_key AND revision = p_expected RETURNING revision INTO written_revision;
+                END IF;
+        """
     }
 
     /// How many of the two procedures this release calls are in the schema named by parameter
