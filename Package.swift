@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON", "StowageTestSupport"]),
+        .testTarget(name: "StowageHistoryTests", dependencies: ["Stowage", "StowageHistory"]),
         .testTarget(
             name: "StowageJSONFileTests",
             dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
