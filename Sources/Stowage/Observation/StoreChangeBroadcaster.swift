@@ -1,4 +1,4 @@
-internal import Synchronization
+import Synchronization
 
 /// Feeds the store-wide change streams and synchronous handlers, for all stores of the process.
 ///

@@ -24,6 +24,9 @@ struct PostgresDatabase: Sendable {
     let hasWriteProcedures = Locked(false)
 
     typealias Row = PostgresStoreState.CommittedEntry
+    /// Rows read from the table by key, and the rows whose value is not
+    /// JSON text (reported by the caller, never applied).
+    typealias LoadedRows = (rows: [String: Row], unreadable: [StorageError])
 
     /// Runs `body` on a connection of the store's pool, or throws
     /// `DatabaseFailure.NoAnswer` after `timeout` without waiting for it.
@@ -210,14 +213,14 @@ struct PostgresDatabase: Sendable {
 
     /// Every row of the namespace, removals included, and the rows whose
     /// value is not JSON text (reported by the caller, never applied).
-    func loadNamespace(on connection: PostgresConnection) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+    func loadNamespace(on connection: PostgresConnection) async throws -> LoadedRows {
         var binds = PostgresBindings()
         binds.append(namespace)
         return try await decodeRows(connection.query(PostgresQuery(unsafeSQL: schema.selectNamespace, binds: binds), logger: logger))
     }
 
     /// The rows of `keys`; a key without a row is absent from the result.
-    func load(keys: some Collection<String>, on connection: PostgresConnection) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
+    func load(keys: some Collection<String>, on connection: PostgresConnection) async throws -> LoadedRows {
         var binds = PostgresBindings()
         binds.append(namespace)
         binds.append(keys.map(Self.databaseKey))
@@ -312,7 +315,7 @@ struct PostgresDatabase: Sendable {
         /// A row had moved on, and nothing was written. `current` holds the
         /// rows as they are when the answer brought them (the one-key
         /// procedure's does), `nil` when they must be read.
-        case movedOn(current: (rows: [String: Row], unreadable: [StorageError])?)
+        case movedOn(current: LoadedRows?)
     }
 
     /// The compare-and-swap: writes every key only if its row is still at
@@ -363,7 +366,7 @@ struct PostgresDatabase: Sendable {
                     if let written {
                         outcome = .written([item.key: written])
                     } else {
-                        var current: (rows: [String: Row], unreadable: [StorageError]) = ([:], [])
+                        var current: LoadedRows = ([:], [])
                         if let currentRevision { decodeRow(key: Self.databaseKey(item.key), text: currentText, revision: currentRevision, into: &current) }
                         outcome = .movedOn(current: current)
                     }
@@ -389,8 +392,8 @@ struct PostgresDatabase: Sendable {
         return revision.map { .written([item.key: $0]) } ?? .movedOn(current: nil)
     }
 
-    private func decodeRows(_ rows: PostgresRowSequence) async throws -> (rows: [String: Row], unreadable: [StorageError]) {
-        var result: (rows: [String: Row], unreadable: [StorageError]) = ([:], [])
+    private func decodeRows(_ rows: PostgresRowSequence) async throws -> LoadedRows {
+        var result: LoadedRows = ([:], [])
         for try await (key, text, revision) in rows.decode((String, String?, Int64).self) {
             decodeRow(key: key, text: text, revision: revision, into: &result)
         }
@@ -399,7 +402,7 @@ struct PostgresDatabase: Sendable {
 
     /// Adds a row read from the table (`nil` text: a removal) to `result`,
     /// or, when its text is not JSON, an error naming it: never applied.
-    private func decodeRow(key: String, text: String?, revision: Int64, into result: inout (rows: [String: Row], unreadable: [StorageError])) {
+    private func decodeRow(key: String, text: String?, revision: Int64, into result: inout LoadedRows) {
         guard let text else {
             result.rows[key] = Row(value: nil, revision: revision)
             return

@@ -51,7 +51,7 @@ extension PostgresSchema {
             LANGUAGE plpgsql AS $$
             #variable_conflict use_column
             BEGIN
-                \(conditionalWrite)
+                \(compareAndSwapBody)
                 COMMIT;
             END
             $$
@@ -63,7 +63,7 @@ extension PostgresSchema {
             LANGUAGE plpgsql AS $$
             #variable_conflict use_column
             BEGIN
-                \(conditionalWrite)
+                \(compareAndSwapBody)
                 IF written_revision IS NULL THEN
                     SELECT value, revision INTO current_value, current_revision FROM \(entries) WHERE namespace = p_namespace AND key = p_key;
                 END IF;
@@ -78,7 +78,7 @@ extension PostgresSchema {
 
     /// The compare-and-swap both procedures run (`written_revision` stays
     /// `NULL` when the row had moved on), indented for their bodies.
-    private var conditionalWrite: String {
+    private var compareAndSwapBody: String {
         """
         PERFORM set_config('stowage.author', p_author, true);
                 IF p_expected = 0 THEN

@@ -92,7 +92,7 @@ extension PostgresStoreBacking {
                 // When the caller already gave up waiting, Stowage will not tell the key's references: the store does.
                 if !replacement.reply.resolve(.success(true)) { announce(changed) }
             case .movedOn(let current):
-                let fresh: (rows: [String: PostgresDatabase.Row], unreadable: [StorageError])
+                let fresh: PostgresDatabase.LoadedRows
                 if let current {
                     fresh = current
                 } else {

@@ -117,7 +117,7 @@ extension PostgresStoreBacking {
     }
 
     /// Records rows read again; a key of `keys` (every key held, when `nil`) without a row is absent.
-    func absorb(_ loaded: (rows: [String: PostgresDatabase.Row], unreadable: [StorageError]), keys: Set<String>?) -> Set<String> {
+    func absorb(_ loaded: PostgresDatabase.LoadedRows, keys: Set<String>?) -> Set<String> {
         for problem in loaded.unreadable { report(problem) }
         let unreadable = Set(loaded.unreadable.compactMap(\.key))
         return update { state in

@@ -1,5 +1,4 @@
 import Stowage
-import StowageHistory
 
 /// What a store holds between its callers and its worker, behind one lock
 /// (the backing's `state`): the only lock of a store's own.
