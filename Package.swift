@@ -16,62 +16,70 @@ let package = Package(
         .library(name: "StowageHistory", targets: ["StowageHistory"]),
         // JSON text of a `StoredValue`, both ways, for stores outside this package that keep values as text.
         .library(name: "StowageJSON", targets: ["StowageJSON"]),
+        // A lock ThreadSanitizer sees, for those who write stores: apart from what app code uses.
+        .library(name: "StowageLocking", targets: ["StowageLocking"]),
         // The example is no product: `swift run stowage-example` reaches it in a clone, and users of
         // the package never see it.
     ],
     targets: [
         // The library.
-        .target(name: "Stowage", dependencies: ["StowageSwiftRuntime"]),
+        .target(name: "Stowage", dependencies: ["StowageLocking", "StowageSwiftRuntime"]),
+        // `Locked`, the lock the core, the stores and the integrations share.
+        .target(name: "StowageLocking"),
         // The Swift runtime's test of whether an object is being deinitialised, declared for C's calling convention.
         .target(name: "StowageSwiftRuntime"),
-        .target(name: "StowageInMemory", dependencies: ["Stowage"]),
+        .target(name: "StowageInMemory", dependencies: ["Stowage", "StowageLocking"]),
         // The JSON parser and serializer over `StoredValue`, shared by the file and environment stores;
         // public only for JSON text (`jsonText()`, `StoredValue(jsonText:)`).
         .target(name: "StowageJSON", dependencies: ["Stowage"]),
-        .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageJSON"]),
-        .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageJSON"]),
+        .target(name: "StowageJSONFile", dependencies: ["Stowage", "StowageLocking", "StowageJSON"]),
+        .target(name: "StowageEnvironment", dependencies: ["Stowage", "StowageLocking", "StowageJSON"]),
         // Foundation's UserDefaults, and moving in from the libraries that wrote to it.
-        .target(name: "StowageUserDefaults", dependencies: ["Stowage"]),
+        .target(name: "StowageUserDefaults", dependencies: ["Stowage", "StowageLocking"]),
         // Feature flags on the core: declared once, overridden locally, updated remotely.
-        .target(name: "StowageFlags", dependencies: ["Stowage", "StowageInMemory", "StowageJSON", "StowageJSONFile"]),
+        .target(name: "StowageFlags", dependencies: ["Stowage", "StowageLocking", "StowageInMemory", "StowageJSON", "StowageJSONFile"]),
 
         // The history a store keeps of its changes: apart from the core, as only such stores and their readers need it.
         .target(name: "StowageHistory", dependencies: ["Stowage"]),
 
         // The testing kit: the conformance suite every store passes, ours or a user's.
-        .target(name: "StowageTesting", dependencies: ["Stowage"]),
+        .target(name: "StowageTesting", dependencies: ["Stowage", "StowageLocking"]),
 
         // Tests, with what they share and the second processes some of them start.
         // The compiler's own answer to whether the build is sanitized (tests run smaller there, see `TestScale`).
         .target(name: "StowageSanitizerProbe", path: "Tests/StowageSanitizerProbe"),
-        .target(name: "StowageTestSupport", dependencies: ["Stowage", "StowageFlags", "StowageSanitizerProbe"], path: "Tests/StowageTestSupport"),
+        .target(
+            name: "StowageTestSupport", dependencies: ["Stowage", "StowageLocking", "StowageFlags", "StowageSanitizerProbe"], path: "Tests/StowageTestSupport"),
         .executableTarget(name: "StowageJSONFileWorker", dependencies: ["StowageJSONFile"], path: "Tests/StowageJSONFileWorker"),
         .executableTarget(name: "StowageEnvironmentWorker", dependencies: ["StowageEnvironment"], path: "Tests/StowageEnvironmentWorker"),
         .executableTarget(name: "StowageFlagsWorker", dependencies: ["StowageFlags", "StowageTestSupport"], path: "Tests/StowageFlagsWorker"),
         .executableTarget(name: "StowageUserDefaultsWorker", dependencies: ["StowageUserDefaults", "StowageTesting"], path: "Tests/StowageUserDefaultsWorker"),
-        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
-        .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageTesting", "StowageTestSupport"]),
+        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StowageLocking", "StowageInMemory", "StowageTesting", "StowageTestSupport"]),
+        .testTarget(name: "StowageInMemoryTests", dependencies: ["StowageInMemory", "StowageLocking", "StowageTesting", "StowageTestSupport"]),
         .testTarget(name: "StowageJSONTests", dependencies: ["Stowage", "StowageJSON", "StowageTestSupport"]),
         .testTarget(name: "StowageHistoryTests", dependencies: ["Stowage", "StowageHistory"]),
+        .testTarget(name: "StowageLockingTests", dependencies: ["StowageLocking"]),
         .testTarget(
             name: "StowageJSONFileTests",
-            dependencies: ["StowageJSONFile", "StowageJSON", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
+            dependencies: ["StowageJSONFile", "StowageJSON", "StowageLocking", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
         ),
         .testTarget(
             name: "StowageEnvironmentTests",
-            dependencies: ["StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]
+            dependencies: ["StowageEnvironment", "StowageLocking", "StowageTesting", "StowageTestSupport", "StowageEnvironmentWorker"]
         ),
         .testTarget(
             name: "StowageUserDefaultsTests",
-            dependencies: ["StowageUserDefaults", "StowageJSONFile", "StowageTesting", "StowageTestSupport", "StowageUserDefaultsWorker"]
+            dependencies: ["StowageUserDefaults", "StowageJSONFile", "StowageLocking", "StowageTesting", "StowageTestSupport", "StowageUserDefaultsWorker"]
         ),
         .testTarget(
             name: "StowageCompositionTests",
-            dependencies: ["StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker"]
+            dependencies: [
+                "StowageInMemory", "StowageJSONFile", "StowageEnvironment", "StowageLocking", "StowageTesting", "StowageTestSupport", "StowageJSONFileWorker",
+            ]
         ),
         .testTarget(
             name: "StowageFlagsTests",
-            dependencies: ["StowageFlags", "StowageEnvironment", "StowageTesting", "StowageTestSupport", "StowageFlagsWorker"]
+            dependencies: ["StowageFlags", "StowageEnvironment", "StowageLocking", "StowageTesting", "StowageTestSupport", "StowageFlagsWorker"]
         ),
         // Replays the fuzz targets' committed inputs through their checks, without libFuzzer.
         .testTarget(name: "StowageFuzzingTests", dependencies: ["StowageFuzzing"]),
@@ -94,9 +102,10 @@ let package = Package(
         .executableTarget(name: "StowageJSONTestSuiteCheck", dependencies: ["StowageJSON"], path: "Tools/StowageJSONTestSuiteCheck"),
         .executableTarget(
             name: "StowageJSONLogicCompat", dependencies: ["Stowage", "StowageFlags", "StowageJSON"], path: "Tools/StowageJSONLogicCompat"),
-        .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageJSON", "StowageJSONFile"], path: "Tools/StowageSoak"),
+        .executableTarget(name: "StowageSoak", dependencies: ["Stowage", "StowageLocking", "StowageJSON", "StowageJSONFile"], path: "Tools/StowageSoak"),
         // Runs one hot path N times, for callgrind to count its instructions (Scripts/instruction-counts.sh).
-        .executableTarget(name: "StowageInstructionCounts", dependencies: ["StowageInMemory", "StowageFlags"], path: "Tools/StowageInstructionCounts"),
+        .executableTarget(
+            name: "StowageInstructionCounts", dependencies: ["StowageInMemory", "StowageLocking", "StowageFlags"], path: "Tools/StowageInstructionCounts"),
 
         // The example the README runs.
         // Named as the command runs it, since no product names it.

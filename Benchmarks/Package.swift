@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "StowageEnvironment", package: "Stowage"),
                 .product(name: "StowageUserDefaults", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 // Built with the suite, so groups 15, 16 and 18 find them beside it; not linked.

@@ -57,6 +57,7 @@ done
         echo '            .product(name: "StowageFlags", package: "Stowage"),'
         echo '            .product(name: "StowageTesting", package: "Stowage"),'
         echo '            .product(name: "StowageUserDefaults", package: "Stowage"),'
+        echo '            .product(name: "StowageLocking", package: "Stowage"),'
         echo '        ]),'
     done
     echo '    ],'

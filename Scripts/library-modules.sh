@@ -5,7 +5,7 @@
 # folders of an integration's Sources/.
 library_modules() {
     if [ "$1" = . ]; then
-        modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting StowageJSON StowageHistory)
+        modules=(Stowage StowageInMemory StowageJSONFile StowageEnvironment StowageUserDefaults StowageFlags StowageTesting StowageJSON StowageHistory StowageLocking)
     else
         modules=()
         for folder in Sources/*/; do modules+=("$(basename "$folder")"); done

@@ -36,7 +36,7 @@ enum Keys: StorageKeyGroup {
         typealias Parent = Keys
         static let level = key("level", default: "info")
     }
-    static let apiToken: StorageKey<String?> = key("apiToken")
+    static let apiToken: StorageKey<String?> = key("apiToken", default: nil)
 }
 
 /// The configuration files in `Examples/`, the folder above this program's sources.
@@ -55,7 +55,7 @@ let configFile = JSONFileStore(url: examples.appending(path: "config.json"), opt
 /// The built-in defaults are the keys' own, so they are written once.
 let defaults = InMemoryStore()
 func useDefault<Value>(of key: StorageKey<Value>) {
-    do { try defaults.set(key.defaultValue, forKey: key.name) } catch { print("\(key): \(error)") }
+    do { try defaults.set(key.defaultValue, forKey: key.name) } catch { print("\(key.name): \(error)") }
 }
 useDefault(of: Keys.Server.host)
 useDefault(of: Keys.Server.port)
@@ -112,9 +112,10 @@ print("\nState that persists, in \(JSONFileStore.defaultLocation.path(percentEnc
 let state = JSONFileStore.default
 // Earlier versions kept the count under "launches"; this moves it, once, atomically across processes.
 let migration = try state.migrateValue(from: "launches", to: "launchCount")
-let launches = try state.reference(forKey: "launchCount", as: Int.self).modify(default: 0) { count -> Int in
-    count += 1
-    return count
+let launches = try state.reference(forKey: "launchCount", as: Int.self).modify { count -> Int in
+    let next = (count ?? 0) + 1
+    count = next
+    return next
 }
 print("  migration of \"launches\": \(migration); this example has run \(launches) time(s). Run it again, or delete the file to start over.")
 

@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "Stowage", package: "Stowage"),
                 .product(name: "StowageJSON", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
@@ -46,6 +47,7 @@ let package = Package(
                 .product(name: "StowageEnvironment", package: "Stowage"),
                 .product(name: "StowageJSONFile", package: "Stowage"),
                 .product(name: "StowageFlags", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "ConfigurationTesting", package: "swift-configuration"),
             ]
         ),

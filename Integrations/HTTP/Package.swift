@@ -44,6 +44,7 @@ let package = Package(
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "StowageJSON", package: "Stowage"),
                 .product(name: "StowageHistory", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -63,6 +64,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
@@ -89,6 +91,7 @@ let package = Package(
                 "StowageHTTP",
                 .product(name: "StowagePostgres", package: "StowagePostgres"),
                 .product(name: "StowageInMemory", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "Stowage", package: "Stowage"),
                 .product(name: "StowageJSON", package: "Stowage"),
                 .product(name: "StowageHistory", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -57,6 +58,7 @@ let package = Package(
                 .product(name: "StowageFlags", package: "Stowage"),
                 .product(name: "StowageInMemory", package: "Stowage"),
                 .product(name: "StowageHistory", package: "Stowage"),
+                .product(name: "StowageLocking", package: "Stowage"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
@@ -90,7 +92,8 @@ let package = Package(
             name: "StowagePostgresBenchmarks",
             dependencies: [
                 .product(name: "StowageBenchmarkSupport", package: "BenchmarkSupport"), "StowagePostgres",
-                .product(name: "StowageInMemory", package: "Stowage"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "StowageInMemory", package: "Stowage"), .product(name: "StowageLocking", package: "Stowage"),
+                .product(name: "Logging", package: "swift-log"),
             ], path: "Benchmarks/StowagePostgresBenchmarks"),
         // release: remove-end
 

@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// A thread-safe store that keeps values in memory for the life of the process.
 ///
 /// Use ``default`` for process-wide settings, and a fresh `InMemoryStore()` for

@@ -1,5 +1,6 @@
 import Foundation
 import Stowage
+import StowageLocking
 
 /// Announces changes other code makes to the same `UserDefaults` in this
 /// process, where Foundation says so.

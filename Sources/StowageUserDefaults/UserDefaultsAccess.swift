@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// Every call the module makes to `UserDefaults` on Linux, one at a time, in
 /// all stores.

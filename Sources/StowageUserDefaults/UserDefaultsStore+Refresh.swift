@@ -1,5 +1,6 @@
 package import Foundation
 import Stowage
+import StowageLocking
 
 extension UserDefaultsStore {
     /// Reads the defaults' file again, and announces every key whose value

@@ -1,4 +1,5 @@
 public import Foundation
+import StowageLocking
 
 /// A store over Foundation's `UserDefaults`: the standard defaults, a suite,
 /// or, on Apple platforms, an app group's suite.

@@ -1,5 +1,6 @@
 import Foundation
 import Stowage
+import StowageLocking
 
 /// The live stores of the process, by the domain they write, so a write
 /// through one is announced to the others over the same domain.

@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "StowageTesting", package: "stowage"),
                 .product(name: "StowageJSON", package: "stowage"),
                 .product(name: "StowageHistory", package: "stowage"),
+                .product(name: "StowageLocking", package: "stowage"),
                 .product(name: "StowagePostgres", package: "stowage-postgres"),
                 .product(name: "StowageLogging", package: "stowage-logging"),
                 .product(name: "StowageConfiguration", package: "stowage-configuration"),

@@ -52,7 +52,7 @@ struct AppWritesReachObserversTests {
         try expectChange(in: store, key: key, to: 7, by: "a reference's modify") {
             try store.reference(forKey: key, as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
         }
-        try expectChange(in: store, key: key, to: nil, by: "a reference's remove()") { try store.reference(forKey: key, as: Int.self).remove() }
+        try expectChange(in: store, key: key, to: nil, by: "a reference's set(nil)") { try store.reference(forKey: key, as: Int.self).set(nil) }
         try expectChange(in: store, key: key, to: 8, by: "a typed key's subscript") { store[StorageKey<Int>(key, default: 0)] = 8 }
         try expectChange(in: store, key: key, to: nil, by: "a defaulted reference's remove()") {
             Stored(StorageKey<Int>(key, default: 0), in: store).projectedValue.remove()

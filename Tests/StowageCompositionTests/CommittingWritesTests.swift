@@ -3,6 +3,7 @@ import StowageInMemory
 import StowageJSONFile
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 /// The asynchronous writes that return once durable: `setAndCommit`,
 /// `modifyAndCommit`, a removal followed by `commitPendingWrites()`, and the requirement behind them.
@@ -13,7 +14,7 @@ struct CommittingWritesTests {
         let directory = TemporaryDirectory()
         let store = JSONFileStore(url: directory.url("settings.json"), options: .init(writeDelay: .seconds(60), changeDetection: .none))
         try await store.setAndCommit(7, forKey: "count")
-        try await store.reference(forKey: "total", as: Int.self).modifyAndCommit(default: 40) { $0 += 2 }
+        try await store.reference(forKey: "total", as: Int.self).modifyAndCommit { $0 = ($0 ?? 40) + 2 }
 
         let reopened = JSONFileStore(url: directory.url("settings.json"), options: .init(changeDetection: .none))
         #expect(try reopened.value(forKey: "count", as: Int.self) == 7)
@@ -46,7 +47,7 @@ struct CommittingWritesTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    for _ in 0..<250 { try await store.reference(forKey: "count", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 } }
+                    for _ in 0..<250 { try await store.reference(forKey: "count", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 } }
                 }
             }
             try await group.waitForAll()
@@ -54,5 +55,52 @@ struct CommittingWritesTests {
         #expect(try store.value(forKey: "count", as: Int.self) == 2_000)
         #expect(seen.all.max() == 2_000, "observers run before the write that caused them returns")
         withExtendedLifetime(token) {}
+    }
+
+    /// A layered store and a namespace await their write layer's own
+    /// asynchronous compare-and-swap (a database's), rather than its
+    /// synchronous one, which would block a thread for a round trip.
+    @Test func compositionsAwaitTheWriteLayersAsynchronousSwap() async throws {
+        let database = AsynchronouslySwappingStore()
+        let layered = LayeredStore([.init("memory", InMemoryStore()), .init("database", database)], writingTo: .store(database))
+        try await layered.reference(forKey: "count", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
+        try await database.namespace("visits").reference(forKey: "count", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
+        #expect(database.swaps.withLock { $0 } == Swaps(awaited: ["count", "visits.count"], blocking: []))
+        #expect(try database.value(forKey: "count", as: Int.self) == 1)
+        #expect(try database.value(forKey: "visits.count", as: Int.self) == 1)
+    }
+}
+
+struct Swaps: Equatable {
+    var awaited: [String] = []
+    var blocking: [String] = []
+}
+
+/// A store with both compare-and-swaps, each noting the keys it was asked for.
+final class AsynchronouslySwappingStore: UnderlyingStorage {
+    private let entries = InMemoryStore()
+    let swaps = Locked(Swaps())
+
+    func storedValue(forKey key: String, _ access: BackendAccess) -> StoredValue? { entries.storedValue(forKey: key, access) }
+    func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) { entries.setStoredValue(value, forKey: key, access) }
+    func removeStoredValue(forKey key: String, _ access: BackendAccess) { entries.removeStoredValue(forKey: key, access) }
+
+    static var replacesAtomically: Bool { true }
+
+    func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
+        swaps.withLock { $0.blocking.append(key) }
+        return entries.replaceStoredValue(forKey: key, expecting: expected, with: newValue, access)
+    }
+
+    func replaceStoredValue(
+        forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
+    ) async throws -> Bool {
+        swaps.withLock { $0.awaited.append(key) }
+        return swapEntries(forKey: key, expecting: expected, with: newValue, access)
+    }
+
+    /// The entries' synchronous swap, named apart: in an async function the call would resolve to the async default.
+    private func swapEntries(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) -> Bool {
+        entries.replaceStoredValue(forKey: key, expecting: expected, with: newValue, access)
     }
 }

@@ -9,8 +9,9 @@ import Testing
 /// concurrency.
 struct CompositionConformanceTests {
     typealias LayeredSuite = StorageConformanceSuite<LayeredStore>
-    typealias NamespaceSuite = StorageConformanceSuite<StoreNamespace<InMemoryStore>>
-    typealias FileNamespaceSuite = StorageConformanceSuite<StoreNamespace<JSONFileStore>>
+    /// A namespace is a layered store too: of one layer, under a prefix.
+    typealias NamespaceSuite = LayeredSuite
+    typealias FileNamespaceSuite = LayeredSuite
 
     /// An empty top layer over the layer that takes writes; external changes
     /// are made in the write layer, behind the layered store's back.
@@ -30,9 +31,10 @@ struct CompositionConformanceTests {
     /// changes are made in the base store.
     static let namespaceSuite = NamespaceSuite(
         options: NamespaceSuite.Options(externalChange: { namespace, key, value in
-            var snapshot = namespace.base.snapshot()
-            snapshot[namespace.baseKey(forKey: key)] = value
-            namespace.base.restore(snapshot)
+            let base = try #require(namespace.layers.first?.store as? InMemoryStore)
+            var snapshot = base.snapshot()
+            snapshot[namespace.layerKey(forKey: key)] = value
+            base.restore(snapshot)
         })
     ) {
         InMemoryStore(["outside": 1, "app.outside": 2]).namespace("app")

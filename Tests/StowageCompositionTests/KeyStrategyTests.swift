@@ -8,7 +8,7 @@ enum AppKeys: StorageKeyGroup {
         typealias Parent = AppKeys
         static let timeout = key("timeout", default: 30.0)
         static let maxRetries = key("maxRetries", default: 3)
-        static let proxy: StorageKey<String?> = key("proxy")
+        static let proxy: StorageKey<String?> = key("proxy", default: nil)
         enum HTTPClient: StorageKeyGroup {
             typealias Parent = Network
             static let userAgent = key("userAgent", default: "stowage")
@@ -24,7 +24,7 @@ enum AppKeys: StorageKeyGroup {
         static let groupName = StorageKeyGroupName.custom("ui")
         static let theme = key("theme", default: "light")
         static let legacyTheme = key(fullName: "AppleInterfaceStyle", default: "Light")
-        static let accent = key(verbatim: "accent_Colour", default: "blue")
+        static let accent = key(fullName: "ui.accent_Colour", default: "blue")
     }
 }
 

@@ -3,6 +3,7 @@ import StowageInMemory
 import StowageJSONFile
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 struct LayeredStoreTests {
     init() { ReportedErrors.install() }

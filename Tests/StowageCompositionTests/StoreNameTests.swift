@@ -17,7 +17,7 @@ struct StoreNameTests {
         let dotEnv = directory.file(".env")
         try "PORT=80\n".write(toFile: dotEnv, atomically: true, encoding: .utf8)
         #expect(try EnvironmentStore(dotEnv: URL(fileURLWithPath: dotEnv), options: .init()).storeName == "EnvironmentStore(\(dotEnv))")
-        #expect(file.namespace("billing").storeName == "StoreNamespace(\"billing.\" in \(file.storeName))")
+        #expect(file.namespace("billing").storeName == "Namespace(\"billing.\" in \(file.storeName))")
         let layered = LayeredStore([LayeredStore.Layer("overrides", InMemoryStore()), LayeredStore.Layer("file", file)])
         #expect(layered.storeName == "LayeredStore(overrides, file)")
     }

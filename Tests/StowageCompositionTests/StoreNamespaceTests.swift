@@ -10,7 +10,7 @@ struct StoreNamespaceTests {
         try network.set(30.0, forKey: "timeout")
         #expect(base.storedValue(forKey: "network.timeout", .granted) == 30.0)
         #expect(try network.value(forKey: "timeout", as: Double.self) == 30)
-        #expect(base.namespace("network", separator: "-").baseKey(forKey: "timeout") == "network-timeout")
+        #expect(base.namespace("network", separator: "-").layerKey(forKey: "timeout") == "network-timeout")
     }
 
     @Test func removeAllRemovesOnlyTheNamespace() throws {
@@ -60,5 +60,52 @@ struct StoreNamespaceTests {
         #expect(try network.value(forKey: "timeout", as: Int.self) == 45)
         #expect(network.isSecret(key: "apiToken"))
         #expect(!network.isSecret(key: "timeout"))
+    }
+
+    @Test func aNamespaceOfALayeredStoreReadsItsLayersAndWritesItsWriteLayer() throws {
+        let overrides = InMemoryStore(["network.timeout": 5]), file = InMemoryStore(["network.timeout": 30, "network.retries": 2])
+        let settings = LayeredStore([LayeredStore.Layer("overrides", overrides), LayeredStore.Layer("file", file)], writingTo: .store(file))
+        let network = settings.namespace("network")
+        #expect(try network.value(forKey: "timeout", as: Int.self) == 5)
+        #expect(network.origin(forKey: "retries")?.name == "file")
+        try network.set(3, forKey: "retries")
+        #expect(file.storedValue(forKey: "network.retries", .granted) == 3)
+        #expect(overrides.storedValue(forKey: "network.retries", .granted) == nil)
+        let snapshot = try network.snapshot()
+        #expect(snapshot == ["timeout": 5, "retries": 3])
+        #expect(snapshot.origins == ["timeout": "overrides", "retries": "file"])
+        #expect(network.storeName == "Namespace(\"network.\" in LayeredStore(overrides, file))")
+
+        let strict = LayeredStore(settings.layers, writingTo: .store(file), shadowedWrites: .fail).namespace("network")
+        let refusal = #expect(throws: StorageError.self) { try strict.set(6, forKey: "timeout") }
+        #expect(refusal?.key == "network.timeout", "named as the layers hold it")
+    }
+
+    @Test func aNamespaceOfANamespaceIsOnePrefixOverTheSameStore() throws {
+        let base = InMemoryStore()
+        let http = base.namespace("network").namespace("http")
+        try http.set(8080, forKey: "port")
+        #expect(base.storedValue(forKey: "network.http.port", .granted) == 8080)
+        #expect(http.layers.count == 1 && http.layers[0].store === base)
+        #expect(http.storeName == "Namespace(\"network.http.\" in InMemoryStore)")
+    }
+
+    /// The environment does not take a layered store's writes by default; a
+    /// namespace of it writes to it all the same, as a write to the store would.
+    @Test func aNamespaceWritesToAStoreThatIsNoDefaultWriteLayer() throws {
+        let environment = EnvironmentStore(variables: ["NETWORK_TIMEOUT": "45"])
+        #expect(!environment.isDefaultWriteLayer)
+        let network = environment.namespace("network")
+        try network.set(50, forKey: "timeout")
+        #expect(try environment.value(forKey: "network.timeout", as: Int.self) == 50)
+    }
+
+    @Test func removeAllOfALayeredStoreEmptiesItsWriteLayerOnly() throws {
+        let defaults = InMemoryStore(["theme": "light"]), file = InMemoryStore(["theme": "dark", "volume": 3])
+        let settings = LayeredStore([LayeredStore.Layer("file", file), LayeredStore.Layer("defaults", defaults)], writingTo: .store(file))
+        try settings.removeAll()
+        #expect(file.snapshot() == [:])
+        #expect(try settings.snapshot() == ["theme": "light"])
+        #expect(throws: StorageError.self) { try LayeredStore([defaults], writingTo: .none).removeAll() }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import StowageEnvironment
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 /// Readers and writers together on one store for ten seconds.
 struct EnvironmentConcurrencyTests {

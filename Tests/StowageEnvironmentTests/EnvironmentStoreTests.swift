@@ -6,6 +6,7 @@ import Foundation
 import StowageEnvironment
 import Testing
 import StowageTestSupport
+import StowageLocking
 
 /// Reading the process environment, writes, reloads and child processes.
 struct EnvironmentStoreTests {

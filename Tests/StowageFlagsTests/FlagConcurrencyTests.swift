@@ -3,6 +3,7 @@ import Foundation
 import StowageFlags
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 /// A remote update is atomic: readers never see half of a payload.
 struct FlagConcurrencyTests {

@@ -2,6 +2,7 @@ import Foundation
 import StowageFlags
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 /// Hooks around every evaluation, as OpenFeature runs them, and tracking.
 struct FlagHookTests {

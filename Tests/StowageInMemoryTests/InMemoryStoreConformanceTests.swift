@@ -14,6 +14,7 @@ import StowageInMemory
 import StowageTestSupport
 import StowageTesting
 import Testing
+import StowageLocking
 
 struct InMemoryStoreConformanceTests {
     typealias Suite = StorageConformanceSuite<InMemoryStore>

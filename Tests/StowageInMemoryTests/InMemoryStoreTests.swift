@@ -81,7 +81,7 @@ struct InMemoryStoreTests {
         settings.launchCount += 2
         settings.name = "Ada"
         #expect(InMemoryStore.default.storedValue(forKey: "inMemoryTests.launchCount", .granted) == 2)
-        let name: String? = InMemoryStore.values[dynamicMember: "inMemoryTests.name"]
+        let name: String? = InMemoryStore.default.values[dynamicMember: "inMemoryTests.name"]
         #expect(name == "Ada")
         settings.name = nil
         #expect(InMemoryStore.default.storedValue(forKey: "inMemoryTests.name", .granted) == nil)

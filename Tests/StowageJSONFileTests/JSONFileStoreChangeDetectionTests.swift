@@ -2,6 +2,7 @@ import Foundation
 import StowageJSONFile
 import Testing
 import StowageTestSupport
+import StowageLocking
 
 /// Changes made to the file by other programs and by hand.
 struct JSONFileStoreChangeDetectionTests {

@@ -2,6 +2,7 @@ import Foundation
 @testable import StowageJSONFile
 import Testing
 import StowageTestSupport
+import StowageLocking
 
 /// Every step of a write fails in turn; the file must survive each failure.
 struct JSONFileStoreFaultTests {

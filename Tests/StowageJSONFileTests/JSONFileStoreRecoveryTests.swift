@@ -2,6 +2,7 @@ import Foundation
 @testable import StowageJSONFile
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 /// After a fault clears, pending changes reach the file with no call from the
 /// user, and each failure is kept and reported as the guide says.

@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// The values an observer has received, for a test to wait on: the test
 /// resumes the moment the value it waits for arrives, instead of polling

@@ -1,5 +1,6 @@
 public import Stowage
 import Foundation
+import StowageLocking
 
 /// Collects the errors that reach `StowageReport.handler`. Installed once for
 /// the whole test process (the hook is process-wide and tests run in

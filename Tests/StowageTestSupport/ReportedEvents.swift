@@ -1,5 +1,6 @@
 public import Stowage
 import Foundation
+import StowageLocking
 
 /// Collects the events that reach `StowageReport.handler`, as ``ReportedErrors``
 /// does for errors, whose handler hands them here: installed once for the

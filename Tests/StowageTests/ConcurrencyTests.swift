@@ -1,6 +1,7 @@
 import Stowage
 import StowageTesting
 import Testing
+import StowageLocking
 
 struct ConcurrencyTests {
     @Test func concurrentModifiesLoseNoIncrement() async {
@@ -29,7 +30,7 @@ struct ConcurrencyTests {
                 if thread == 0 {
                     for _ in 0..<20 { try? bits.set(marker) }
                 } else {
-                    for bit in 0..<40 { try? bits.modify(default: 0) { $0 |= 1 << bit } }
+                    for bit in 0..<40 { try? bits.modify { $0 = ($0 ?? 0) | 1 << bit } }
                 }
             }
             if (store.storedValue(forKey: "bits", .granted).flatMap { try? Int(storedValue: $0) } ?? 0) & marker == 0 { lost += 1 }

@@ -2,6 +2,7 @@ import Foundation
 import Stowage
 import StowageTesting
 import Testing
+import StowageLocking
 
 // The store of Guides/CustomStorage.md, verbatim: `guideShowsThisStoreVerbatim`
 // fails when the two drift apart.

@@ -3,6 +3,7 @@ import Stowage
 import StowageTestSupport
 import StowageTesting
 import Testing
+import StowageLocking
 
 /// A store of the custom storage guide's kind, persisting with a Foundation
 /// encoder, that rereads its file on every read: each value the conformance

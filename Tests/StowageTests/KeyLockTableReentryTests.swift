@@ -1,5 +1,6 @@
 import Stowage
 import Testing
+import StowageLocking
 
 /// A store whose method calls back into Stowage gets a clear error at once,
 /// for any key, instead of waiting forever for a lock its own thread holds.

@@ -2,6 +2,7 @@ import Observation
 import Stowage
 import Synchronization
 import Testing
+import StowageLocking
 
 struct ObservationTests {
     @Test func changesYieldTheCurrentValueThenEveryChangeInOrder() async {

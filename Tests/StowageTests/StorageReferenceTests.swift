@@ -1,6 +1,7 @@
 import Stowage
 import StowageTestSupport
 import Testing
+import StowageLocking
 
 struct StorageReferenceTests {
     @Test func oneReferencePerStoreKeyAndValueType() {
@@ -101,7 +102,7 @@ struct StorageReferenceTests {
         reference.value = String??.some(nil)
         #expect(store.storedValue(forKey: "nickname", .granted) == nil)
         try reference.set("again")
-        try reference.remove()
+        try reference.set(nil)
         #expect(store.storedValue(forKey: "nickname", .granted) == nil)
     }
 
@@ -139,10 +140,10 @@ struct StorageReferenceTests {
     @Test func modifyStartsFromTheDefaultAndWritesNothingWhenUnchanged() throws {
         let store = CountingStore()
         let reference = store.reference(forKey: "count", as: Int.self)
-        try reference.modify(default: 10) { $0 += 1 }
+        try reference.modify { $0 = ($0 ?? 10) + 1 }
         #expect(reference.value == 11)
         let writes = store.writes
-        let result = try reference.modify(default: 0) { value -> String in "unchanged \(value)" }
+        let result = try reference.modify { value -> String in "unchanged \(value ?? 0)" }
         #expect(result == "unchanged 11")
         #expect(store.writes == writes)
     }
@@ -151,7 +152,7 @@ struct StorageReferenceTests {
         let store = CountingStore()
         try store.set("text", forKey: "count")
         let reference = store.reference(forKey: "count", as: Int.self)
-        #expect(throws: StorageError.self) { try reference.modify(default: 0) { $0 += 1 } }
+        #expect(throws: StorageError.self) { try reference.modify { $0 = ($0 ?? 0) + 1 } }
         #expect(store.storedValue(forKey: "count", .granted) == "text")
     }
 
@@ -182,7 +183,7 @@ struct StorageReferenceTests {
         #expect(reference.lastError == nil)
         #expect(!reference.hasStoredValue)
         #expect(try store.value(forKey: "count", as: Int.self) == nil)
-        try reference.modify(default: 1) { $0 += 1 }
+        try reference.modify { $0 = ($0 ?? 1) + 1 }
         #expect(reference.value == 2)
     }
 

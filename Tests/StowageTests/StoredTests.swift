@@ -90,7 +90,7 @@ struct StoredTests {
         store.setStoredValue("many", forKey: key, .granted)
         @Stored(key, in: store) var count = 7
         #expect(count == 7)
-        #expect($count.lastError?.code == .typeMismatch)
+        #expect($count.reference.lastError?.code == .typeMismatch)
         #expect(ReportedErrors.forKey(key).first?.message.contains("expected Int") == true)
         #expect(ReportedErrors.forKey(key).first?.storeName == "CountingStore", "a report names the store it came from")
         $count.modify { $0 += 1 }

@@ -4,7 +4,7 @@ import Testing
 
 extension StorageKeys {
     static let retries = StorageKey<Int>("net.retries", default: 3)
-    static let nickname = StorageKey<String?>("user.nickname")
+    static let nickname = StorageKey<String?>("user.nickname", default: nil)
     static let themeKey = StorageKey<Theme>("theme", default: .dark)
 }
 
@@ -32,7 +32,7 @@ struct TypedKeyTests {
         #expect(retries == 3)
         retries = 8
         #expect(store[.retries] == 8)
-        #expect($retries.key == "net.retries")
+        #expect($retries.reference.key == "net.retries")
     }
 
     @Test func persistDefaultWorksFromATypedKey() {

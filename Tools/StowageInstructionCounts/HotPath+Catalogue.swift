@@ -1,5 +1,6 @@
 import StowageFlags
 import StowageInMemory
+import StowageLocking
 
 extension HotPath {
     /// Every path the guard counts, each set up as its benchmark is

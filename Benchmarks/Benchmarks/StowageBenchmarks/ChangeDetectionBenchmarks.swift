@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StowageLocking
 
 /// Group 12: how soon an edit made outside the store reaches an observer.
 ///

@@ -2,6 +2,7 @@ import Benchmark
 import Configuration
 import StowageEnvironment
 import StowageInMemory
+import StowageLocking
 
 /// Group 11: composition. A `LayeredStore` of three layers, the shape of a
 /// service's configuration (the environment, then two in-memory layers, the
@@ -179,7 +180,7 @@ func registerNamespaceBenchmarks() {
         ["network.timeout": 30, "network.retries": 3, "launchCount": 41]
     }
 
-    let namespaced = SetupState<StorageReference<StoreNamespace<InMemoryStore>, Int>>()
+    let namespaced = SetupState<StorageReference<LayeredStore, Int>>()
     Benchmark(
         "11g Namespace reference read - Stowage store.namespace(\"network\") reference to timeout",
         closure: { benchmark in
@@ -213,7 +214,7 @@ func registerNamespaceBenchmarks() {
         }
     )
 
-    let namespace = SetupState<StoreNamespace<InMemoryStore>>()
+    let namespace = SetupState<LayeredStore>()
     Benchmark(
         "11i Namespace uncached read, 15-byte key - Stowage namespace.value(forKey:as: Int.self)",
         closure: { benchmark in
@@ -243,7 +244,7 @@ func registerNamespaceBenchmarks() {
 
     // Keys longer than 15 UTF-8 bytes are not small strings, so building the
     // store's key (`networkSettings.connectionTimeout`, 33 bytes) allocates.
-    let longNamespace = SetupState<StoreNamespace<InMemoryStore>>()
+    let longNamespace = SetupState<LayeredStore>()
     Benchmark(
         "11k Namespace uncached read, 33-byte key - Stowage namespace.value(forKey:as: Int.self)",
         closure: { benchmark in

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StowageLocking
 
 /// Group 13: feature flags (`StowageFlags`). A flag read beside a wrapper
 /// read (1a, repeated here), a remote update of 1,000 flags and the listing

@@ -1,3 +1,5 @@
+import StowageLocking
+
 extension LayeredStore {
     /// Passes each layer's changes on to this store's references, unless a
     /// higher layer has the key: then what they read did not change.
@@ -12,7 +14,8 @@ extension LayeredStore {
             // Discarded whether a higher layer shadows the key or not: the handler may not read the layers.
             tokens.append(
                 layer.store.observeCacheDiscards { [weak self] keys in
-                    self?.discardCachedValues(forKeys: keys)
+                    guard let self else { return }
+                    discardCachedValues(forKeys: keys.lazy.compactMap { self.key(forLayerKey: $0) })
                 })
         }
         subscriptions.withLock { $0 = tokens }
@@ -22,8 +25,9 @@ extension LayeredStore {
         switch change {
         case .allKeys:
             announceChangeOfAllKeys()
-        case .key(let key):
-            let isShadowed = layers[..<index].contains { $0.store.holdsValue(forKey: key) }
+        case .key(let layerKey):
+            guard let key = key(forLayerKey: layerKey) else { return }
+            let isShadowed = layers[..<index].contains { $0.store.holdsValue(forKey: layerKey) }
             if !isShadowed { announceChange(forKey: key) }
         }
     }

@@ -1,10 +1,16 @@
-/// Several stores read as one, with a precedence: a read takes the first
-/// layer that has the key, and writes go to one layer.
+import StowageLocking
+
+/// Stores composed into one: layers read with a precedence (a read takes the
+/// first layer that has the key, and writes go to one layer), and keys under
+/// a prefix (a namespace).
 ///
 /// ```swift
-/// let settings = LayeredStore([environment, configFile, defaults])
+/// let settings = LayeredStore([.init("environment", environment), .init("config file", configFile), .init("defaults", defaults)])
 /// let timeout: Double? = try settings.value(forKey: "network.timeout")
 /// print(settings.origin(forKey: "network.timeout")?.name ?? "not set")
+///
+/// let network = settings.namespace("network")   // a LayeredStore too
+/// let sameTimeout: Double? = try network.value(forKey: "timeout")
 /// ```
 ///
 /// It is a store like any other, so references, wrappers, dynamic lookup,
@@ -52,6 +58,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// The index in ``layers`` of the layer that takes writes, if any.
     package let writeLayerIndex: Int?
     let shadowedWritePolicy: ShadowedWritePolicy
+    /// What every key of this store starts with in its layers, the separator
+    /// included; empty unless the store is a namespace (``UnderlyingStorage/namespace(_:separator:)``).
+    package let keyPrefix: String
     /// Keeps this store subscribed to its layers' changes.
     let subscriptions = Locked<[ObservationToken]>([])
 
@@ -59,25 +68,37 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     ///   - layers: highest precedence first.
     ///   - writeTarget: the layer that takes writes.
     ///   - shadowedWrites: what to do with a write a higher layer shadows.
-    public init(_ layers: [Layer], writingTo writeTarget: WriteTarget = .automatic, shadowedWrites: ShadowedWritePolicy = .report) {
-        self.layers = layers
-        self.shadowedWritePolicy = shadowedWrites
+    public convenience init(_ layers: [Layer], writingTo writeTarget: WriteTarget = .automatic, shadowedWrites: ShadowedWritePolicy = .report) {
+        let writeLayerIndex: Int?
         switch writeTarget {
         case .automatic: writeLayerIndex = layers.firstIndex { $0.store.isDefaultWriteLayer }
         case .store(let store): writeLayerIndex = layers.firstIndex { $0.store === store }
         case .none: writeLayerIndex = nil
         }
+        self.init(layers: layers, writeLayerIndex: writeLayerIndex, shadowedWritePolicy: shadowedWrites, keyPrefix: "")
+    }
+
+    /// - Parameter keyPrefix: what each key is stored under in the layers; see ``UnderlyingStorage/namespace(_:separator:)``.
+    init(layers: [Layer], writeLayerIndex: Int?, shadowedWritePolicy: ShadowedWritePolicy, keyPrefix: String) {
+        self.layers = layers
+        self.writeLayerIndex = writeLayerIndex
+        self.shadowedWritePolicy = shadowedWritePolicy
+        self.keyPrefix = keyPrefix
         subscribeToLayers()
     }
 
-    /// Layers named after their stores' types, highest precedence first.
-    public convenience init(_ stores: [any UnderlyingStorage], writingTo writeTarget: WriteTarget = .automatic, shadowedWrites: ShadowedWritePolicy = .report) {
+    /// Layers named after their stores' types, highest precedence first: for
+    /// this package's tests. Users name their layers, which messages and
+    /// snapshots then show ("layer \"environment\" has a value").
+    package convenience init(_ stores: [any UnderlyingStorage], writingTo writeTarget: WriteTarget = .automatic, shadowedWrites: ShadowedWritePolicy = .report)
+    {
         self.init(stores.map { Layer($0) }, writingTo: writeTarget, shadowedWrites: shadowedWrites)
     }
 
     /// The layer a read of `key` takes its value from, or `nil` when no layer has it.
     public func origin(forKey key: String) -> Layer? {
-        layers.first { $0.store.holdsValue(forKey: key) }
+        let key = layerKey(forKey: key)
+        return layers.first { $0.store.holdsValue(forKey: key) }
     }
 
     // MARK: UnderlyingStorage
@@ -89,7 +110,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// Asks the layer the value came from, so the environment parses its own text.
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
         guard let origin = try firstValue(forKey: key), origin.value == stored else { return try Value(storedValue: stored) }
-        return try layers[origin.layerIndex].store.decodeValue(stored, as: type, forKey: key)
+        return try layers[origin.layerIndex].store.decodeValue(stored, as: type, forKey: layerKey(forKey: key))
     }
 
     public func setStoredValue(_ value: StoredValue, forKey key: String, _ access: BackendAccess) throws {
@@ -107,7 +128,27 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// replaces in the write layer, atomically with that layer's writes.
     /// A change to another layer in between is not detected.
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
-        try replaceStoredValues(expecting: [key: expected], with: [key: newValue], access)
+        let (writeIndex, store) = try writeLayer(forKey: key)
+        guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return false }
+        let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: newValue == nil)
+        guard try store.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expectedInWriteLayer, with: newValue, access) else { return false }
+        didReplace(key, in: store, isShadowed: isShadowed)
+        return true
+    }
+
+    /// As the synchronous one, awaiting the write layer's own asynchronous
+    /// compare-and-swap (a database's, say) instead of blocking a thread.
+    public func replaceStoredValue(
+        forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
+    ) async throws -> Bool {
+        let (writeIndex, store) = try writeLayer(forKey: key)
+        guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return false }
+        let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: newValue == nil)
+        guard try await store.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expectedInWriteLayer, with: newValue, access) else {
+            return false
+        }
+        didReplace(key, in: store, isShadowed: isShadowed)
+        return true
     }
 
     /// Every layer's, so a write is durable in whichever layer took it.
@@ -118,30 +159,45 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     public func replaceStoredValues(
         expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
     ) throws -> Bool {
-        guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first) }
+        guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first.map(layerKey(forKey:))) }
         let store = layers[writeIndex].store
         var expectedInWriteLayer: [String: StoredValue?] = [:]
         for (key, value) in expected {
-            let visible = try firstValue(forKey: key)
-            guard visible?.value == value else { return false }
-            // What the write layer's compare-and-swap checks. Read from the
-            // layer again only when a higher layer shadows it: a value seen in
-            // a lower layer, or none, means the write layer held nothing, and
-            // a fresh read would let a racing write through unseen.
-            switch visible?.layerIndex {
-            case writeIndex?: expectedInWriteLayer[key] = value
-            case let index? where index < writeIndex: expectedInWriteLayer[key] = try store.storedValue(forKey: key, access)
-            default: expectedInWriteLayer[key] = .some(nil)
-            }
+            guard case .some(let inWriteLayer) = try expectation(forKey: key, expecting: value, writeIndex: writeIndex) else { return false }
+            expectedInWriteLayer[layerKey(forKey: key)] = inWriteLayer
         }
         var shadowed: [String] = []
         for (key, value) in replacements where try checkShadowing(ofKey: key, below: writeIndex, removing: value == nil) {
             shadowed.append(key)
         }
-        guard try store.replaceStoredValues(expecting: expectedInWriteLayer, with: replacements, access) else { return false }
-        store.announceChanges(forKeys: replacements.keys)
+        let layerReplacements = Dictionary(uniqueKeysWithValues: replacements.map { (layerKey(forKey: $0.key), $0.value) })
+        guard try store.replaceStoredValues(expecting: expectedInWriteLayer, with: layerReplacements, access) else { return false }
+        store.announceChanges(forKeys: layerReplacements.keys)
         announceChanges(forKeys: shadowed)
         return true
+    }
+
+    /// What the write layer's compare-and-swap must find for a read of `key`
+    /// to give `expected`; `nil` when a read gives something else, so the swap
+    /// fails at once. Read from the write layer again only when a higher layer
+    /// shadows it: a value seen in a lower layer, or none, means the write
+    /// layer held nothing, and a fresh read would let a racing write through unseen.
+    private func expectation(forKey key: String, expecting expected: StoredValue?, writeIndex: Int) throws -> StoredValue?? {
+        let visible = try firstValue(forKey: key)
+        guard visible?.value == expected else { return nil }
+        switch visible?.layerIndex {
+        case writeIndex?: return .some(expected)
+        case let index? where index < writeIndex: return .some(try layers[writeIndex].store.storedValue(forKey: layerKey(forKey: key), .granted))
+        default: return .some(nil)
+        }
+    }
+
+    /// Announces a swapped key: in the write layer, which passes it on here
+    /// unless a higher layer shadows it; then here too, so the writing
+    /// reference does not cache what it wrote, which reads do not give.
+    private func didReplace(_ key: String, in store: any UnderlyingStorage, isShadowed: Bool) {
+        store.announceChange(forKey: layerKey(forKey: key))
+        if isShadowed { announceChange(forKey: key) }
     }
 
     /// Every key any layer lists, each with the value a read gives: the
@@ -156,13 +212,14 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         try layeredEntries(access).mapValues(\.value)
     }
 
-    /// What ``storedEntries(_:)`` gives, with the name of the layer each value comes from.
+    /// What ``storedEntries(_:)`` gives, with the name of the layer each
+    /// value comes from when there is more than one.
     public func snapshot() throws -> StoreSnapshot {
         let entries = try layeredEntries(.granted)
         var snapshot = StoreSnapshot(
             entries.mapValues(\.value),
             secretKeys: Set(entries.keys.filter { isSecret(key: $0) }),
-            origins: entries.mapValues { layers[$0.layerIndex].name }
+            origins: layers.count > 1 ? entries.mapValues { layers[$0.layerIndex].name } : [:]
         )
         snapshot.decodingLayers = entries.mapValues { layers[$0.layerIndex].store }
         return snapshot
@@ -171,7 +228,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     private func layeredEntries(_ access: BackendAccess) throws -> [String: (value: StoredValue, layerIndex: Int)] {
         var keys: Set<String> = []
         for layer in layers {
-            do { keys.formUnion(try layer.store.storedEntries(access).keys) } catch let error as StorageError where error.code == .unsupported {
+            do { keys.formUnion(try layer.store.storedEntries(access).keys.compactMap(key(forLayerKey:))) } catch let error as StorageError
+                where error.code == .unsupported
+            {
                 continue
             } catch let error as StorageError {
                 throw error
@@ -188,25 +247,30 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
 
     /// Secret when any layer says so.
     public func isSecret(key: String) -> Bool {
-        layers.contains { $0.store.isSecret(key: key) }
+        let key = layerKey(forKey: key)
+        return layers.contains { $0.store.isSecret(key: key) }
     }
 
     public var isDefaultWriteLayer: Bool {
         writeLayerIndex.map { layers[$0].store.isDefaultWriteLayer } ?? false
     }
 
-    /// `LayeredStore(` the layers' names, highest first `)`.
+    /// `LayeredStore(` the layers' names, highest first `)`; a namespace's
+    /// is `Namespace("network." in ` its layers `)`.
     public var storeName: String {
-        "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))"
+        guard !keyPrefix.isEmpty else { return "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))" }
+        let layerNames = layers.count == 1 ? layers[0].store.storeName : "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))"
+        return "Namespace(\"\(keyPrefix)\" in \(layerNames))"
     }
 
     // MARK: Internals
 
     private func firstValue(forKey key: String) throws -> (value: StoredValue, layerIndex: Int)? {
+        let layerKey = layerKey(forKey: key)
         for (index, layer) in layers.enumerated() {
             let value: StoredValue?
-            do { value = try layer.store.storedValue(forKey: key, .granted) } catch {
-                throw StorageError.wrapping(error, key: key, code: .storeFailure, reason: "layer \"\(layer.name)\" could not be read.")
+            do { value = try layer.store.storedValue(forKey: layerKey, .granted) } catch {
+                throw StorageError.wrapping(error, key: layerKey, code: .storeFailure, reason: "layer \"\(layer.name)\" could not be read.")
             }
             if let value, value != .null { return (value, index) }
         }
@@ -216,19 +280,17 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     private func write(_ value: StoredValue?, forKey key: String) throws {
         let target = try writeLayer(forKey: key)
         let isShadowed = try checkShadowing(ofKey: key, below: target.index, removing: value == nil)
-        try target.store.writeRaw(value, forKey: key)
-        target.store.announceChange(forKey: key)
-        // The layer's announcement stops here, the key being shadowed; this one
-        // keeps the writing reference from caching what it wrote, which reads
-        // do not give.
-        if isShadowed { announceChange(forKey: key) }
+        try target.store.writeRaw(value, forKey: layerKey(forKey: key))
+        didReplace(key, in: target.store, isShadowed: isShadowed)
     }
 
     private func writeLayer(forKey key: String) throws -> (index: Int, store: any UnderlyingStorage) {
-        guard let index = writeLayerIndex else { throw readOnlyError(key: key) }
+        guard let index = writeLayerIndex else { throw readOnlyError(key: layerKey(forKey: key)) }
         return (index, layers[index].store)
     }
 
+    /// Errors about the layers name the key as the layers hold it: an
+    /// operator looks for `network.timeout` there, not a namespace's `timeout`.
     private func readOnlyError(key: String?) -> StorageError {
         StorageError(code: .readOnly, key: key, reason: "the layered store has no layer that takes writes.")
     }
@@ -238,10 +300,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// the value written.
     /// - Returns: whether the write is shadowed.
     private func checkShadowing(ofKey key: String, below writeIndex: Int, removing: Bool) throws -> Bool {
-        guard let shadowing = layers[..<writeIndex].first(where: { $0.store.holdsValue(forKey: key) }) else { return false }
+        let layerKey = layerKey(forKey: key)
+        guard let shadowing = layers[..<writeIndex].first(where: { $0.store.holdsValue(forKey: layerKey) }) else { return false }
         let action = removing ? "removing it from" : "writing it to"
         let error = StorageError(
-            code: .shadowedWrite, key: key,
+            code: .shadowedWrite, key: layerKey,
             reason: "layer \"\(shadowing.name)\" has a value, so reads still give that value after \(action) layer \"\(layers[writeIndex].name)\"."
         )
         switch shadowedWritePolicy {

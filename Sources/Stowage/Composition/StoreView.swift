@@ -9,12 +9,6 @@ protocol StoreView {
 
 extension LayeredStore: StoreView {
     func dataStore(forKey key: String) -> (store: any UnderlyingStorage, key: String)? {
-        writeLayerIndex.map { (layers[$0].store, key) }
-    }
-}
-
-extension StoreNamespace: StoreView {
-    func dataStore(forKey key: String) -> (store: any UnderlyingStorage, key: String)? {
-        (base, baseKey(forKey: key))
+        writeLayerIndex.map { (layers[$0].store, layerKey(forKey: key)) }
     }
 }

@@ -62,12 +62,7 @@ extension DynamicValues {
 }
 
 extension UnderlyingStorage {
-    /// Keys as properties: `store.values.launchCount`.
+    /// Keys as properties: `store.values.launchCount`, and for a store's
+    /// default instance `InMemoryStore.default.values.launchCount`.
     public var values: DynamicValues<Self> { DynamicValues(storage: self) }
-
-}
-
-extension DefaultInstanceProviding {
-    /// Keys of the default instance as properties: `InMemoryStore.values.launchCount`.
-    public static var values: DynamicValues<Self> { DynamicValues(storage: .default) }
 }

@@ -14,11 +14,13 @@
 /// }
 /// ```
 public struct StorageError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, as an open set of values so new codes do not break users.
+    /// What went wrong. A struct rather than an enum, so a code added later
+    /// breaks no `switch`; Stowage's stores add theirs (`.corruptFile`), and a
+    /// store outside Stowage uses these, `.storeFailure` for its own failures.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let name: String
 
-        public init(_ name: String) { self.name = name }
+        package init(_ name: String) { self.name = name }
 
         public var description: String { name }
 

@@ -19,12 +19,11 @@
 /// leak through it.
 public struct StoreEvent: Sendable, CustomStringConvertible {
     /// What happened, as an open set of values so new kinds do not break users.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: Hashable, Sendable {
+        /// The kind as text, `writeRetriedAndSucceeded`: what descriptions and logs show.
         public let name: String
 
         public init(_ name: String) { self.name = name }
-
-        public var description: String { name }
 
         /// A write failed, was tried again, and succeeded: nothing was lost.
         /// `details["attempts"]` counts the tries.
@@ -74,7 +73,7 @@ public struct StoreEvent: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "StoreEvent(\(kind), \(severity)) in \(storeName): "
+        var text = "StoreEvent(\(kind.name), \(severity)) in \(storeName): "
         if let key { text += "Key \"\(key)\": " }
         text += message
         if let error { text += " (\(error.message))" }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StowageLocking
 
 /// What Stowage tells a program where no call could throw: an error met by a
 /// wrapper's getter or setter, `store.values`, or an observer; or an event a
@@ -51,9 +52,9 @@ public enum StowageReport: Sendable, CustomStringConvertible {
             _ = line.withCString { text in write(2, text, strlen(text)) }
         })
 
-    /// Hands the report to the current handler; for stores, Stowage's and
-    /// others' (the PostgreSQL store reports its outages with it).
-    public func report() {
+    /// Hands the report to the current handler. Stores outside this package
+    /// call the handler itself: `StowageReport.handler(.event(event))`.
+    package func report() {
         let handler = Self.handler
         handler(self)
     }

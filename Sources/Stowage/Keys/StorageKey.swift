@@ -14,16 +14,6 @@ public final class StorageKey<Value: Storable>: StorageKeys, @unchecked Sendable
         self.makeDefault = defaultValue
     }
 
-    /// An optional key, whose default is `nil`.
-    public init<Wrapped>(_ name: String) where Value == Wrapped? {
-        self.name = name
-        self.makeDefault = { nil }
-    }
-
     /// The value reads yield while the key is absent.
     public var defaultValue: Value { makeDefault() }
-}
-
-extension StorageKey: CustomStringConvertible {
-    public var description: String { "StorageKey<\(Value.self)>(\"\(name)\")" }
 }

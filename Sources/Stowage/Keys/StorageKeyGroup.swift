@@ -42,7 +42,7 @@ public enum StorageKeyGroupName: Sendable {
 public enum TopLevelKeyGroup: StorageKeyGroup {
     public typealias Parent = TopLevelKeyGroup
     public static var groupName: StorageKeyGroupName { .skipped }
-    public static var keyStrategy: StorageKeyStrategy { .default }
+    public static var keyStrategy: StorageKeyStrategy { StorageKeyStrategy() }
 }
 
 extension StorageKeyGroup {
@@ -72,17 +72,6 @@ extension StorageKeyGroup {
     /// A key of this group; `name` is its last part, styled by the strategy.
     public static func key<Value: Storable>(_ name: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value) -> StorageKey<Value> {
         StorageKey(keyName(name), default: defaultValue())
-    }
-
-    /// An optional key of this group, whose default is `nil`.
-    public static func key<Wrapped: Storable>(_ name: String) -> StorageKey<Wrapped?> {
-        StorageKey(keyName(name))
-    }
-
-    /// A key whose last part is written exactly as given, not styled.
-    public static func key<Value: Storable>(verbatim name: String, default defaultValue: @autoclosure @escaping @Sendable () -> Value) -> StorageKey<Value> {
-        let strategy = keyStrategy
-        return StorageKey(strategy.key(joining: groupParts(styledBy: strategy) + [name]), default: defaultValue())
     }
 
     /// A key with exactly this full name, outside the group's naming (for

@@ -30,9 +30,6 @@ public struct StorageKeyStrategy: Sendable, Hashable {
         self.prefix = prefix
     }
 
-    /// Parts as written, joined by `.`, without a prefix.
-    public static let `default` = StorageKeyStrategy()
-
     /// The key made of `parts`, after the prefix.
     package func key(joining parts: [String]) -> String {
         ((prefix.map { [$0] } ?? []) + parts).joined(separator: separator)

@@ -29,7 +29,7 @@ public protocol VersionedStorable: Codable, Storable {
 
 /// One step of a ``VersionedStorable`` type's schema, from `fromVersion` to the next version.
 public struct SchemaMigration: Sendable {
-    public let fromVersion: Int
+    let fromVersion: Int
     let upgrade: @Sendable (StoredValue) throws -> StoredValue
 
     /// A step that reads the old form as `Old` and gives the next version's form as `New`.

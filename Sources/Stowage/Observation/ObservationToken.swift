@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// Keeps an observation alive; cancelling it, or letting it go, stops it.
 ///
 /// ```swift

@@ -6,7 +6,7 @@ public enum StoreChange: Sendable, Hashable {
     case allKeys
 
     /// Whether this change may concern `key`.
-    public func affects(_ key: String) -> Bool {
+    package func affects(_ key: String) -> Bool {
         switch self {
         case .key(let changed): changed == key
         case .allKeys: true

@@ -1,4 +1,5 @@
 import Synchronization
+import StowageLocking
 
 /// Feeds the store-wide change streams and synchronous handlers, for all stores of the process.
 ///

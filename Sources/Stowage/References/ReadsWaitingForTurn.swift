@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// How many reads of each reference wait for another read's turn to fill the
 /// cache (see `StorageReference.readAndCache()`).
 ///

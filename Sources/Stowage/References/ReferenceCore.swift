@@ -1,4 +1,5 @@
 public import Synchronization
+import StowageLocking
 
 /// The part of a ``StorageReference`` that every read touches: the cache and
 /// the Observation registrar.

@@ -38,15 +38,4 @@ extension StorageReference {
             // Another writer got in first and nothing was written: try again from its value.
         }
     }
-
-    /// ``modify(default:_:)`` for async code, as ``modifyAndCommit(_:)``.
-    @discardableResult
-    public func modifyAndCommit<Result>(default defaultValue: @autoclosure () -> Value, _ body: (inout Value) throws -> Result) async throws -> Result {
-        try await modifyAndCommit { (value: inout Value?) in
-            var unwrapped = value ?? defaultValue()
-            let result = try body(&unwrapped)
-            value = unwrapped
-            return result
-        }
-    }
 }

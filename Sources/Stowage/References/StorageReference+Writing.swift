@@ -19,11 +19,6 @@ extension StorageReference {
         didWrite(cacheEntry(afterWriting: stored), ticket: ticket)
     }
 
-    /// Removes the key from the store.
-    public func remove() throws {
-        try set(nil)
-    }
-
     /// Atomically reads, transforms and writes the value.
     ///
     /// `body` runs outside every lock and may run more than once when another
@@ -84,17 +79,6 @@ extension StorageReference {
         let result = try body(&value)
         let replacement = try encodeForWriting(value)
         return Modification(current: current, result: result, changed: replacement != current, replacement: replacement)
-    }
-
-    /// ``modify(_:)`` starting from `defaultValue` when the key is absent.
-    @discardableResult
-    public func modify<Result>(default defaultValue: @autoclosure () -> Value, _ body: (inout Value) throws -> Result) throws -> Result {
-        try modify { (value: inout Value?) in
-            var unwrapped = value ?? defaultValue()
-            let result = try body(&unwrapped)
-            value = unwrapped
-            return result
-        }
     }
 
     /// The stored form to write; `nil` means remove. A value whose stored form

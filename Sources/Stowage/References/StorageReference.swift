@@ -12,7 +12,7 @@ public import Synchronization
 /// ```swift
 /// let launches = store.reference(forKey: "launchCount", as: Int.self)
 /// launches.value = 3
-/// try launches.modify(default: 0) { $0 += 1 }
+/// try launches.modify { $0 = ($0 ?? 0) + 1 }
 /// for await count in launches.changes { print(count ?? 0) }
 /// ```
 ///
@@ -22,8 +22,8 @@ public import Synchronization
 @dynamicMemberLookup
 public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>: Sendable {
     /// The store this reference reads and writes.
-    public let storage: Storage
-    /// The key in ``storage``, kept in the core, where the registry finds it.
+    @usableFromInline package let storage: Storage
+    /// The key in the store, kept in the core, where the registry finds it.
     @inlinable
     public var key: String { core.key }
 
@@ -67,11 +67,5 @@ public final class StorageReference<Storage: UnderlyingStorage, Value: Storable>
     /// Reads through the value: `settings.$profile.name`.
     public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member? {
         value?[keyPath: keyPath]
-    }
-}
-
-extension StorageReference: CustomStringConvertible {
-    public var description: String {
-        "StorageReference<\(Storage.self), \(Value.self)>(key: \"\(key)\")"
     }
 }

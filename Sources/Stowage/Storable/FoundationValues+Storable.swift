@@ -1,4 +1,4 @@
-/// The Foundation value types a store keeps as text or bytes: `Data`, `UUID` and `URL`.
+/// The Foundation value types a store keeps: `Date`, `Data`, `UUID` and `URL`.
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -44,4 +44,21 @@ extension URL: Storable {
     }
 
     public func storedValue() -> StoredValue { .string(absoluteString) }
+}
+
+/// Dates are kept as `.date`; stores that keep only text hand back ISO 8601, which reads too.
+extension Date: Storable {
+    public init(storedValue: StoredValue) throws {
+        switch storedValue {
+        case .date(let value): self = value
+        case .string(let text):
+            guard let value = Date(iso8601String: text) else {
+                throw StorageError(code: .invalidValue, reason: "expected Date, found a string that is not an ISO 8601 date.")
+            }
+            self = value
+        default: throw StorageError.typeMismatch(expected: Date.self, found: storedValue)
+        }
+    }
+
+    public func storedValue() -> StoredValue { .date(self) }
 }

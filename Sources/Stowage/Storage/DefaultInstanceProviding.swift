@@ -1,7 +1,6 @@
 /// A store with one natural, process-wide instance (EFStorage's `makeDefault`).
 ///
-/// Conforming enables the wrapper initialisers without `in:` and the
-/// type-level `Store.values`.
+/// Conforming enables the wrapper initialisers without `in:`.
 ///
 /// ```swift
 /// extension InMemoryStore: DefaultInstanceProviding {

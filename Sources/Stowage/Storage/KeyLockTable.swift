@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+public import StowageLocking
 
 /// A fixed set of locks shared by all keys of all stores, picked by hash.
 ///

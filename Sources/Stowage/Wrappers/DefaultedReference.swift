@@ -30,10 +30,10 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     }
 
     /// The key this reads and writes.
-    public var key: String { reference.key }
+    package var key: String { reference.key }
 
     /// The default declared for the key.
-    public var defaultValue: Value { makeDefault() }
+    package var defaultValue: Value { makeDefault() }
 
     /// The stored value, or the default when the key is absent or unreadable.
     @inlinable
@@ -57,9 +57,6 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
 
     /// Whether the store holds a value for the key.
     public var hasStoredValue: Bool { reference.hasStoredValue }
-
-    /// The last error met reading or writing the key.
-    public var lastError: StorageError? { reference.lastError }
 
     /// Atomically reads, transforms and writes, starting from the default when
     /// the key is absent or its value unreadable (that value is replaced, as

@@ -15,7 +15,7 @@
 /// ```
 ///
 /// The getter never traps: a value that can not be read as `Value` yields the
-/// default and is reported (`$setting.lastError`, ``StowageReport``).
+/// default and is reported (`$setting.reference.lastError`, ``StowageReport``).
 /// The projected value (`$setting`) is a ``DefaultedReference``: the shared
 /// ``StorageReference`` plus this property's default.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StowageLocking
 
 extension EnvironmentStore: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// A summary with no values at all.

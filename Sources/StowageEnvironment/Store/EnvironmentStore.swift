@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import Stowage
+import StowageLocking
 
 /// A store over environment variables, and `.env` files beneath them, read
 /// as typed values.

@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// The flags of one container, by key: their definitions, the layered store
 /// of overrides over remote values over defaults they are read through, and
 /// everything done by key (listing, overrides, remote updates, the stream

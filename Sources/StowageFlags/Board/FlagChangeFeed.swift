@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// Delivers the flags whose value or origin changed, for one listener of a
 /// pole's changes: it marks the flags a change of the pole's store may
 /// concern, and one thread at a time reads them, compares each with what it

@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// One source of flag values (the overrides, or the remote values) as a
 /// layer of the pole's `LayeredStore`, which reads only values of the
 /// right type from it.

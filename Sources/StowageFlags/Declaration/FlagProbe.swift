@@ -1,3 +1,5 @@
+import StowageLocking
+
 /// Finds which flag a key path names, by reading it on a copy of the
 /// container that no pole binds: each flag read there records itself and
 /// the value it gave.

@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// The flag configurations a board evaluates: compiled from what the
 /// remote store holds under ``FlagConfigurations/storeKey`` whenever that

@@ -21,7 +21,7 @@ extension FlagPole {
     /// Removes a flag's override, so it reads the remote value or its default again.
     public func removeOverride<Value: Storable>(_ keyPath: KeyPath<Container, Value>) throws(StorageError) {
         let reference = try reference(of: keyPath)
-        do { try reference.reference.remove() } catch {
+        do { try reference.reference.set(nil) } catch {
             throw StorageError.wrapping(error, key: reference.key, code: .storeFailure, reason: "the override could not be removed.")
         }
     }

@@ -5,6 +5,7 @@ public import Foundation
 #endif
 public import StowageInMemory
 import StowageJSONFile
+import StowageLocking
 
 /// A flag container, opened: every flag read through one layered store of
 /// local overrides over remote values over the declared defaults.

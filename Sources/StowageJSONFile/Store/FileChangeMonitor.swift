@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Dispatch
 import Stowage
+import StowageLocking
 
 /// Notices changes other processes and people make to settings files.
 ///

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Stowage
 import StowageJSON
+import StowageLocking
 
 extension JSONFileBacking {
     /// Why the file is being read, which decides what a bad file does.

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Stowage
+import StowageLocking
 
 extension JSONFileBacking {
     /// How long, and how many times, a write keeps taking the lock again

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Stowage
 import StowageJSON
+import StowageLocking
 
 extension JSONFileBacking {
     /// Writes every pending change, after rereading the file if another

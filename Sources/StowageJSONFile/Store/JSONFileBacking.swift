@@ -1,6 +1,7 @@
 import Dispatch
 import Stowage
 import StowageJSON
+import StowageLocking
 
 /// The state of one settings file in this process, shared by every
 /// ``JSONFileStore`` opened on it with the same options, so that two store

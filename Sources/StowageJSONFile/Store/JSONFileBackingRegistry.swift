@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Dispatch
 import Stowage
+import StowageLocking
 
 /// The live backings of this process: one per (file, options), so that store
 /// objects opened on the same file share a cache; and the list the exit hook

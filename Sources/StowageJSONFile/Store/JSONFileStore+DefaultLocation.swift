@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import Stowage
+import StowageLocking
 
 extension JSONFileStore {
     /// The process-wide store, in ``defaultLocation``.

@@ -1,4 +1,5 @@
 public import Stowage
+import StowageLocking
 
 extension JSONFileStore {
     /// Several reads and writes that take effect together, atomically with

@@ -5,6 +5,7 @@ public import Foundation
 #endif
 public import Stowage
 import Dispatch
+import StowageLocking
 
 /// A store kept in a JSON file: durable, crash-safe, and shared safely by the
 /// threads of a process and by several processes.

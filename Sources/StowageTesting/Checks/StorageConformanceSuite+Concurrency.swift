@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 extension StorageConformanceSuite {
     func checkCompareAndSwap(_ recorder: IssueRecorder) throws {
@@ -50,14 +51,14 @@ extension StorageConformanceSuite {
                     // The transform runs between the read and the compare-and-swap; yielding
                     // there lets another writer in, as a slow transform in an app would.
                     if task.isMultiple(of: 2) {
-                        try narrow.modify(default: 0) { count in
+                        try narrow.modify { count in
                             yieldThread()
-                            count += 1
+                            count = (count ?? 0) + 1
                         }
                     } else {
-                        try wide.modify(default: 0) { count in
+                        try wide.modify { count in
                             yieldThread()
-                            count += 1
+                            count = (count ?? 0) + 1
                         }
                     }
                 }

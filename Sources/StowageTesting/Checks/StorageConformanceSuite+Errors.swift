@@ -32,7 +32,7 @@ extension StorageConformanceSuite {
         recorder.expect(
             wrapper.wrappedValue == 42,
             "A Stored<\(Storage.self), Int> property with default 42 over a stored string read \(wrapper.wrappedValue); expected its default, 42.")
-        if let error = wrapper.projectedValue.lastError {
+        if let error = wrapper.projectedValue.reference.lastError {
             recorder.expect(
                 error.key == key && error.message.contains(key) && error.message.contains("Int"),
                 "After a Stored property failed to read a string as Int, lastError was \"\(error.message)\"; "
@@ -50,8 +50,8 @@ extension StorageConformanceSuite {
         wrapper.wrappedValue = 7
         recorder.expect(wrapper.wrappedValue == 7, "A Stored property set to 7 read \(wrapper.wrappedValue); expected 7.")
         recorder.expect(
-            wrapper.projectedValue.lastError == nil,
-            "After a successful write, lastError was still \(String(conformanceDescribing: wrapper.projectedValue.lastError)); expected nil.")
+            wrapper.projectedValue.reference.lastError == nil,
+            "After a successful write, lastError was still \(String(conformanceDescribing: wrapper.projectedValue.reference.lastError)); expected nil.")
     }
 
     /// Records unless `read` throws a `StorageError` with `code` whose message names `key` and `type`.

@@ -33,9 +33,9 @@ extension StorageConformanceSuite {
         expectReference(reference, reads: nil, after: "removeValue(forKey:)", recorder)
 
         _ = recorder.attempt("Writing 2 through a reference") { try reference.set(2) }
-        _ = recorder.attempt("Removing the key with a reference's remove()") { try reference.remove() }
-        expectAbsent(key, in: storage, after: "a reference's remove()", recorder)
-        expectReference(reference, reads: nil, after: "a reference's remove()", recorder)
+        _ = recorder.attempt("Removing the key by setting nil through a reference") { try reference.set(nil) }
+        expectAbsent(key, in: storage, after: "setting nil through a reference", recorder)
+        expectReference(reference, reads: nil, after: "setting nil through a reference", recorder)
 
         _ = recorder.attempt("Writing 3 through a reference") { try reference.set(3) }
         _ = recorder.attempt("Setting the value to nil in modify") { try reference.modify { $0 = nil } }

@@ -34,7 +34,7 @@ extension StorageConformanceSuite {
         _ = recorder.attempt("Writing 2 through the observed reference") { try reference.set(2) }
         _ = recorder.attempt("Writing Int64(2) through a reference of another type") { try wide.set(2) }
         _ = recorder.attempt("Writing 2 through set(_:forKey:)") { try storage.set(2, forKey: key) }
-        _ = recorder.attempt("Removing the key with a reference's remove()") { try wide.remove() }
+        _ = recorder.attempt("Removing the key by setting nil through a reference") { try wide.set(nil) }
         let described = "An observe handler, registered while the key was absent, then written 1, 1, 2, Int64(2), 2 and removed,"
         await expect(observed, yields: [1, 2, nil], described, recorder)
 

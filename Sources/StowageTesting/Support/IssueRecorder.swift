@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// Collects the issues one check finds. Tasks of a concurrency check record
 /// into it at once, so it is behind a lock.

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StowageLocking
 
 /// Runs `body(index)` on `count` operating-system threads at once and waits
 /// for all of them.

@@ -1,5 +1,6 @@
 public import Foundation
 public import Stowage
+import StowageLocking
 
 extension UnderlyingStorage {
     /// Brings keys from `UserDefaults`, as Foil, Defaults, EFStorage or plain

@@ -1,5 +1,6 @@
 import Dispatch
 import Stowage
+import StowageLocking
 
 /// A store whose next read can be held after it has taken its value, so a
 /// test can order a slow read against a change and against other reads.

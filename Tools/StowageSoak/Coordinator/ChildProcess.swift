@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Stowage
+import StowageLocking
 
 /// A worker or editor process the coordinator started: what it last said,
 /// and the means to stop it when it is stuck.

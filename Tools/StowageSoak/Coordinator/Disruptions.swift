@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Stowage
+import StowageLocking
 
 /// What the coordinator does to the file while the workers run, and checks:
 ///

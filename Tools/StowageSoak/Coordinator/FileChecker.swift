@@ -5,6 +5,7 @@ import Foundation
 import Stowage
 import StowageJSON
 import Synchronization
+import StowageLocking
 
 /// Reads the raw file over and over while the processes write it, as any
 /// other program might, and checks every version it catches: it exists once

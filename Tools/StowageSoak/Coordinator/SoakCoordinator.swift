@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Stowage
+import StowageLocking
 
 /// The soak test of `JSONFileStore`, and its parent process.
 ///

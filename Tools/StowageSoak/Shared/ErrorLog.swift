@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// Collects what a process must never see: errors Stowage reports, and
 /// broken invariants. Keeps the first few messages and counts the rest.

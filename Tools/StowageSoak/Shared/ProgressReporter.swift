@@ -1,6 +1,7 @@
 import Foundation
 import Stowage
 import Synchronization
+import StowageLocking
 
 /// Operations completed by one thread, read by the progress reporter.
 final class ThreadProgress: Sendable {

@@ -3,6 +3,7 @@ import Stowage
 import StowageJSON
 import StowageJSONFile
 import Synchronization
+import StowageLocking
 
 /// One worker process: many threads on two stores of the same file, one
 /// flat with the default options (the default store, which wrappers without

@@ -14,7 +14,7 @@ struct StoredReadBenchmarks {
         let provider = InMemoryProvider(values: [AbsoluteConfigKey(["server", "port"]): 41])
         let store = ConfigProviderStore(provider)
         let settings = PortSettings(store: store)
-        let layered = PortSettings(store: LayeredStore([InMemoryStore(), store]))
+        let layered = PortSettings(store: LayeredStore([.init("overrides", InMemoryStore()), .init("configuration", store)]))
 
         let subjects = [
             Subject(name: "`provider.value(forKey:type:)`, InMemoryProvider, directly — baseline") { try sumOfProviderReads(provider, $0) },

@@ -60,7 +60,7 @@ struct ConfigProviderStoreTests {
         #expect(try store.value(forKey: "ratio", as: Double.self) == 0.5)
         #expect(try store.value(forKey: "hosts", as: [String].self) == ["a", "b"])
         #expect(try store.value(forKey: "zip", as: String.self) == "007")
-        let settings = ServerSettings(store: LayeredStore([InMemoryStore(), store]))
+        let settings = ServerSettings(store: LayeredStore([.init("overrides", InMemoryStore()), .init("configuration", store)]))
         #expect(settings.port == 8080)
     }
 
@@ -147,7 +147,7 @@ struct ConfigProviderStoreTests {
         let store = ConfigProviderStore(provider)
         let changes = store.changes
         provider.setValue("on", forKey: ["mode"])
-        _ = try await firstElement(of: changes, waitingFor: "a change of mode") { $0.affects("mode") }
+        _ = try await firstElement(of: changes, waitingFor: "a change of mode") { $0 == .key("mode") || $0 == .allKeys }
         #expect(try store.value(forKey: "mode", as: String.self) == "on")
     }
 }

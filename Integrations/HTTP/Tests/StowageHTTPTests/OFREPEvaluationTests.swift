@@ -9,6 +9,7 @@ import StowageHTTP
 import StowageInMemory
 import StowageJSON
 import Testing
+import StowageLocking
 
 /// Single and bulk evaluation as OFREP's OpenAPI description gives them:
 /// bodies, status codes, reasons, variants, errors and entity tags.

@@ -67,19 +67,21 @@ struct StoreEventLoggingTests {
     /// depend on postgres-nio).
     @Test func theRouterLogsAnOutageAsAWarningAndItsEndAsANotice() {
         let store = "PostgresStore(127.0.0.1:5432/app, schema stowage, namespace \"\(UUID())\")"
-        StowageReport.event(
-            StoreEvent(
-                StoreEvent.Kind("disconnected"), severity: .warning, storeName: store,
-                message: "The store lost the database: could not commit 1 key; they stay queued.",
-                error: StorageError(code: .storeFailure, reason: "connection refused", storeName: store)
-            )
-        ).report()
-        StowageReport.event(
-            StoreEvent(
-                StoreEvent.Kind("resynchronized"), severity: .notice, storeName: store, message: "The store reached the database again after 1.5 s.",
-                details: ["outage_seconds": "1.5", "changed_keys": "3"]
-            )
-        ).report()
+        StowageReport.handler(
+            .event(
+                StoreEvent(
+                    StoreEvent.Kind("disconnected"), severity: .warning, storeName: store,
+                    message: "The store lost the database: could not commit 1 key; they stay queued.",
+                    error: StorageError(code: .storeFailure, reason: "connection refused", storeName: store)
+                )
+            ))
+        StowageReport.handler(
+            .event(
+                StoreEvent(
+                    StoreEvent.Kind("resynchronized"), severity: .notice, storeName: store, message: "The store reached the database again after 1.5 s.",
+                    details: ["outage_seconds": "1.5", "changed_keys": "3"]
+                )
+            ))
 
         let lines = LoggedLines.about(store: store)
         #expect(lines.map(\.level) == [.warning, .notice])

@@ -66,9 +66,10 @@ struct CheckoutService: Service {
         }
 
         // A compare-and-swap on the row's revision: no increment from another server is lost.
-        let visits = try await store.reference(forKey: Settings.visits.name, as: Int.self).modifyAndCommit(default: 0) { visits -> Int in
-            visits += 1
-            return visits
+        let visits = try await store.reference(forKey: Settings.visits.name, as: Int.self).modifyAndCommit { visits -> Int in
+            let next = (visits ?? 0) + 1
+            visits = next
+            return next
         }
         print("Visit \(visits) of this namespace")
 

@@ -33,7 +33,7 @@ struct PostgresStoreBlockingTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    for _ in 0..<25 { try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 } }
+                    for _ in 0..<25 { try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 } }
                 }
             }
             try await group.waitForAll()

@@ -46,10 +46,11 @@ struct PostgresStoreConflictTests {
         let readsBefore = try reads()
 
         var seen: [Int] = []
-        let result = try await store.reference(forKey: "count", as: Int.self).modifyAndCommit(default: 0) { count in
-            seen.append(count)
-            count += 1
-            return count
+        let result = try await store.reference(forKey: "count", as: Int.self).modifyAndCommit { count in
+            seen.append(count ?? 0)
+            let next = (count ?? 0) + 1
+            count = next
+            return next
         }
         #expect(seen == [1, 5], "the closure ran with the cached value, then with the row the answer brought")
         #expect(result == 6)

@@ -104,7 +104,7 @@ struct PostgresStoreOutageTests {
 
         try server.control("kill")
         let error = await #expect(throws: StorageError.self) {
-            try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 }
+            try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
         }
         #expect(error?.code == .timedOut)
         #expect(error?.key == "counter")

@@ -74,7 +74,7 @@ struct PostgresStorePushTests {
             try database.psql("SELECT proname || ' ' || pronargs FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p' ORDER BY 1")
                 == "replace_committed 6\nswap_committed 8\nwrite_committed 7")
         try database.psql("UPDATE \(schema).entries SET value = '5' WHERE namespace = 'one' AND key = 'count'")
-        try await store.reference(forKey: "count", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 }
+        try await store.reference(forKey: "count", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
         #expect(try database.psql("SELECT value FROM \(schema).entries WHERE namespace = 'one' AND key = 'count'") == "6")
     }
 

@@ -4,6 +4,7 @@ import ServiceLifecycle
 import ServiceLifecycleTestKit
 @testable import StowagePostgres
 import Testing
+import StowageLocking
 
 /// The store as a server runs it: a `Service` whose work happens inside
 /// `run()`, which a `ServiceGroup` starts and shuts down gracefully.
@@ -150,7 +151,7 @@ struct PostgresStoreServiceTests {
             let statuses = store.statusUpdates()
             try server.control("kill")
             await #expect(throws: StorageError.self) {
-                try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit(default: 0) { $0 += 1 }
+                try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
             }
             _ = try await firstElement(of: statuses) { $0.connection == .unreachable }
             try server.control("resume")

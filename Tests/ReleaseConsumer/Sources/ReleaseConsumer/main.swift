@@ -9,6 +9,7 @@ import StowageHistory
 import StowageInMemory
 import StowageJSON
 import StowageJSONFile
+import StowageLocking
 import StowageLogging
 import StowagePostgres
 import StowageTesting
@@ -52,6 +53,9 @@ print("StowageTesting: InMemoryStore passes roundTripOfScalars")
 print("StowageJSON: \(try StoredValue(jsonText: "[1, true]").jsonText())")
 
 print("StowageHistory: writes made for \(ChangeAuthor.$name.withValue("alice") { ChangeAuthor.name ?? "nobody" })")
+
+let visits = Locked(0)
+print("StowageLocking: \(visits.withLock { $0 += 1; return $0 }) visit counted under the lock")
 
 print("StowagePostgres: schema \(PostgresStore.Options().schema) by default")
 

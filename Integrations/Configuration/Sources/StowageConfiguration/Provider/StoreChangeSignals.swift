@@ -1,7 +1,7 @@
 import Stowage
 
 /// Runs `body` with a stream that has one element now and one after each
-/// change to `store` that `affects` accepts, coalesced: while the consumer is
+/// change to `store` that `affects` accepts (a change of any key counts for every key), coalesced: while the consumer is
 /// busy, any number of changes wait as one. Observation stops when `body` returns.
 nonisolated(nonsending) func withChanges<Store: UnderlyingStorage, Return: ~Copyable>(
     of store: Store,

@@ -1,5 +1,6 @@
 public import Configuration
 public import Stowage
+import StowageLocking
 
 /// A Stowage store's values at one moment, as swift-configuration reads a
 /// snapshot: taken with the store's `snapshot()`, decoded as the store (or

@@ -92,7 +92,7 @@ extension StowageConfigProvider: ConfigProvider {
         updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
     ) async throws -> Return {
         let storeKey = keyMapping.storeKey(for: key)
-        return try await withChanges(of: store, where: { $0.affects(storeKey) }) { signals in
+        return try await withChanges(of: store, where: { $0 == .key(storeKey) || $0 == .allKeys }) { signals in
             let reads = ChangeReads(signals: signals, isUnchanged: Self.isUnchanged) { [self] () -> Result<LookupResult, any Error> in
                 Result { try lookup(key, type: type) }
             }

@@ -1,5 +1,6 @@
 public import Configuration
 public import Stowage
+import StowageLocking
 
 /// A swift-configuration provider as a read-only Stowage store, so its
 /// values can be a layer of a `LayeredStore`, with `@Stored` wrappers,
@@ -7,7 +8,7 @@ public import Stowage
 ///
 /// ```swift
 /// let environment = EnvironmentVariablesProvider()   // swift-configuration's
-/// let settings = LayeredStore([InMemoryStore(), ConfigProviderStore(environment)])
+/// let settings = LayeredStore([.init("overrides", InMemoryStore()), .init("environment", ConfigProviderStore(environment))])
 /// struct Server: Sendable {
 ///     @Stored("http.port", in: settings) var port = 8080   // HTTP_PORT=9090 reads as 9090
 /// }
@@ -92,13 +93,14 @@ public final class ConfigProviderStore: UnderlyingStorage, Sendable, CustomStrin
             // A watch that ends has no more changes to tell; one that fails is reported,
             // with the error's type only, since its text may quote a value.
             guard let failure else { return }
-            StowageReport.error(
-                StorageError(
-                    code: .storeFailure,
-                    reason: "\(provider.providerName) stopped telling its changes (its watch threw \(type(of: failure))); "
-                        + "references keep the values they read, and no change of the provider is announced from now on.",
-                    storeName: self.storeName)
-            ).report()
+            StowageReport.handler(
+                .error(
+                    StorageError(
+                        code: .storeFailure,
+                        reason: "\(provider.providerName) stopped telling its changes (its watch threw \(type(of: failure))); "
+                            + "references keep the values they read, and no change of the provider is announced from now on.",
+                        storeName: self.storeName)
+                ))
         }
         // Started on this thread, so a provider that registers its watcher before its first
         // suspension (the in-memory ones) is watched before `init` returns: no change falls between.

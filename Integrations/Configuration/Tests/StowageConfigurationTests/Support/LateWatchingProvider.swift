@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Stowage
+import StowageLocking
 
 /// A provider that begins watching its snapshots only when the test says so,
 /// as a provider that suspends before it registers its watcher does (and, on

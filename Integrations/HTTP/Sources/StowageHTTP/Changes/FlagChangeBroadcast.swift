@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// Tells every open event stream that the flags changed: a revision number
 /// that grows with each change of a store the flags read, delivered to each

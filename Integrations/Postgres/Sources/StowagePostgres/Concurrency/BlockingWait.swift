@@ -1,6 +1,7 @@
 import Dispatch
 import NIOPosix
 import Stowage
+import StowageLocking
 
 /// Runs `operation` on the stores' executor and blocks the calling thread
 /// until it finishes: the bridge from a synchronous requirement (`modify`'s

@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// An outcome given once, by whichever side comes first, to any number of
 /// waiters: the answer to a request the store's worker serves

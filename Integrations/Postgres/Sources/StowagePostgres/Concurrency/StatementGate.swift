@@ -1,5 +1,6 @@
 import PostgresNIO
 import Stowage
+import StowageLocking
 
 /// Whether a request's statement may still be sent, decided once, under one
 /// lock: by the pool handing over a connection, or by the request's deadline.

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Foundation
 import Stowage
+import StowageLocking
 
 /// The one thread every PostgreSQL store's own tasks run on.
 ///

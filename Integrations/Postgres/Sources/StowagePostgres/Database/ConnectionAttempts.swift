@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Stowage
+import StowageLocking
 
 /// Why the pool's last attempt to connect failed, as postgres-nio's pool
 /// logs it: a request for a connection only waits while the pool tries

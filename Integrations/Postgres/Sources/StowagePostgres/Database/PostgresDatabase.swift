@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Stowage
 import StowageJSON
+import StowageLocking
 
 /// The statements one store runs, on its own connection pool, for its namespace.
 ///

@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import PostgresNIO
 import Stowage
+import StowageLocking
 
 /// The one connection that listens for changes on a database's channel,
 /// shared by every store of the process with the same configuration and schema.

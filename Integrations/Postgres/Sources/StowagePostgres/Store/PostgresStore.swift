@@ -4,6 +4,7 @@ public import ServiceLifecycle
 import Stowage
 import StowageHistory
 import StowageJSON
+import StowageLocking
 
 /// A store whose values live in PostgreSQL, one truth for every process and
 /// host that opens the same namespace.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Stowage
+import StowageLocking
 
 /// Starts programs with `posix_spawn`, giving them standard error, the
 /// pipes asked for, and nothing else of this process's descriptors; waits

@@ -1,4 +1,5 @@
 import StowagePostgres
+import StowageLocking
 
 /// What the process reported, errors and store events, from the moment a
 /// test first asks for them; tests run in parallel, so each looks for its

@@ -1,5 +1,6 @@
 import Stowage
 import StowageHistory
+import StowageLocking
 
 /// Queued writes: a setter queues its write and shows it to reads at once;
 /// the worker commits a run of them in one statement, in order, and tries

@@ -1,5 +1,6 @@
 import PostgresNIO
 import Stowage
+import StowageLocking
 
 /// The history: reads and refusals on a connection of the pool, and the
 /// pruning that runs while the store does.

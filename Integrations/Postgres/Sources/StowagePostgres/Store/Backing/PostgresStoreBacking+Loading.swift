@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// Loading: the first load (tables made if need be), readiness, and
 /// reloads asked for by callers or after a refused write.

@@ -1,5 +1,6 @@
 import Dispatch
 import Stowage
+import StowageLocking
 
 /// Failures, events and announcements: what the store tells its callers,
 /// `StowageReport.handler` and its keys' observers.
@@ -95,11 +96,11 @@ extension PostgresStoreBacking {
     func report(_ error: StorageError) {
         var error = error
         if error.storeName == nil { error.storeName = name }
-        announcements.async { [error] in StowageReport.error(error).report() }
+        announcements.async { [error] in StowageReport.handler(.error(error)) }
     }
 
     func report(_ event: StoreEvent) {
-        announcements.async { StowageReport.event(event).report() }
+        announcements.async { StowageReport.handler(.event(event)) }
     }
 
     func announce(_ keys: Set<String>) {

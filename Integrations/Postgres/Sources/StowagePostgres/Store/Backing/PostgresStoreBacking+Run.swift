@@ -1,6 +1,7 @@
 import ServiceLifecycle
 import Dispatch
 import Stowage
+import StowageLocking
 
 /// Running and stopping: every task of the store runs inside ``run()``,
 /// and ends with it.

@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// The worker: one task per running store, on ``StoreExecutor``, takes the
 /// queue's front in order: a run of writes becomes one statement; a

@@ -1,5 +1,6 @@
 import Dispatch
 import Stowage
+import StowageLocking
 
 /// What a store holds and does for its callers: the cache, the queue, and
 /// the worker that serves the queue while the store runs.

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+package import Darwin
 #elseif canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Musl)
-import Musl
+package import Musl
 #endif
 
 /// A value that is only ever read or changed under a lock.
@@ -90,29 +90,29 @@ extension Locked where State == Void {
 }
 
 #if canImport(Darwin)
-typealias PlatformLock = os_unfair_lock_s
+package typealias PlatformLock = os_unfair_lock_s
 
 extension os_unfair_lock_s {
-    static func make() -> UnsafeMutablePointer<os_unfair_lock_s> {
+    package static func make() -> UnsafeMutablePointer<os_unfair_lock_s> {
         let lock = UnsafeMutablePointer<os_unfair_lock_s>.allocate(capacity: 1)
         lock.initialize(to: os_unfair_lock_s())
         return lock
     }
 
-    static func destroy(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) {
+    package static func destroy(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) {
         lock.deinitialize(count: 1)
         lock.deallocate()
     }
 
-    static func acquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_lock(lock) }
-    static func tryAcquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) -> Bool { os_unfair_lock_trylock(lock) }
-    static func release(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_unlock(lock) }
+    package static func acquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_lock(lock) }
+    package static func tryAcquire(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) -> Bool { os_unfair_lock_trylock(lock) }
+    package static func release(_ lock: UnsafeMutablePointer<os_unfair_lock_s>) { os_unfair_lock_unlock(lock) }
 }
 #else
-typealias PlatformLock = pthread_mutex_t
+package typealias PlatformLock = pthread_mutex_t
 
 extension pthread_mutex_t {
-    static func make() -> UnsafeMutablePointer<pthread_mutex_t> {
+    package static func make() -> UnsafeMutablePointer<pthread_mutex_t> {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         lock.initialize(to: pthread_mutex_t())
         // Fails only for invalid attributes or lack of memory; a default mutex needs neither.
@@ -120,14 +120,14 @@ extension pthread_mutex_t {
         return lock
     }
 
-    static func destroy(_ lock: UnsafeMutablePointer<pthread_mutex_t>) {
+    package static func destroy(_ lock: UnsafeMutablePointer<pthread_mutex_t>) {
         _ = pthread_mutex_destroy(lock)
         lock.deinitialize(count: 1)
         lock.deallocate()
     }
 
-    static func acquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_lock(lock) }
-    static func tryAcquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) -> Bool { pthread_mutex_trylock(lock) == 0 }
-    static func release(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_unlock(lock) }
+    package static func acquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_lock(lock) }
+    package static func tryAcquire(_ lock: UnsafeMutablePointer<pthread_mutex_t>) -> Bool { pthread_mutex_trylock(lock) == 0 }
+    package static func release(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { _ = pthread_mutex_unlock(lock) }
 }
 #endif

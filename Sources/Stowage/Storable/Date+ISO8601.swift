@@ -1,25 +1,11 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
-/// Dates are kept as `.date`; stores that keep only text hand back ISO 8601, which reads too.
-extension Date: Storable {
-    public init(storedValue: StoredValue) throws {
-        switch storedValue {
-        case .date(let value): self = value
-        case .string(let text):
-            guard let value = Date(iso8601String: text) else {
-                throw StorageError(code: .invalidValue, reason: "expected Date, found a string that is not an ISO 8601 date.")
-            }
-            self = value
-        default: throw StorageError.typeMismatch(expected: Date.self, found: storedValue)
-        }
-    }
-
-    public func storedValue() -> StoredValue { .date(self) }
-
+/// The ISO 8601 text of dates, for stores that keep only text.
+extension Date {
     /// Parses ISO 8601 with or without fractional seconds, as files written by
     /// hand or by other tools hold both.
     ///
