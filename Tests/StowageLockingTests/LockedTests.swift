@@ -61,7 +61,11 @@ struct LockedTests {
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<1_000 {
                 section.withLock {
-                    if inside.withLock({ value in value += 1; return value }) > 1 { overlaps.withLock { $0 += 1 } }
+                    if inside.withLock({ value in
+                        value += 1; return value
+                    }) > 1 {
+                        overlaps.withLock { $0 += 1 }
+                    }
                     inside.withLock { $0 -= 1 }
                 }
             }

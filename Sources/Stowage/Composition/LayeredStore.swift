@@ -61,6 +61,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// What every key of this store starts with in its layers, the separator
     /// included; empty unless the store is a namespace (``UnderlyingStorage/namespace(_:separator:)``).
     package let keyPrefix: String
+    /// The store of the one layer, when there is one: a namespace of a store
+    /// reads it directly, as the walk over layers would, at half the cost.
+    private let onlyLayer: (any UnderlyingStorage)?
     /// Keeps this store subscribed to its layers' changes.
     let subscriptions = Locked<[ObservationToken]>([])
 
@@ -84,6 +87,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         self.writeLayerIndex = writeLayerIndex
         self.shadowedWritePolicy = shadowedWritePolicy
         self.keyPrefix = keyPrefix
+        onlyLayer = layers.count == 1 ? layers[0].store : nil
         subscribeToLayers()
     }
 
@@ -104,11 +108,14 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     // MARK: UnderlyingStorage
 
     public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
-        try firstValue(forKey: key)?.value
+        // One layer (a namespace): its answer, errors included, with no walk to make.
+        if let onlyLayer { return try onlyLayer.storedValue(forKey: layerKey(forKey: key), access).flatMap { $0 == .null ? nil : $0 } }
+        return try firstValue(forKey: key)?.value
     }
 
     /// Asks the layer the value came from, so the environment parses its own text.
     public func decodeValue<Value: Storable>(_ stored: StoredValue, as type: Value.Type, forKey key: String) throws -> Value {
+        if let onlyLayer { return try onlyLayer.decodeValue(stored, as: type, forKey: layerKey(forKey: key)) }
         guard let origin = try firstValue(forKey: key), origin.value == stored else { return try Value(storedValue: stored) }
         return try layers[origin.layerIndex].store.decodeValue(stored, as: type, forKey: layerKey(forKey: key))
     }
@@ -226,6 +233,14 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     }
 
     private func layeredEntries(_ access: BackendAccess) throws -> [String: (value: StoredValue, layerIndex: Int)] {
+        if let onlyLayer {
+            // Its own list, as it holds it: no key to look up again.
+            var entries: [String: (value: StoredValue, layerIndex: Int)] = [:]
+            for (layerKey, value) in try onlyLayer.storedEntries(access) where value != .null {
+                if let key = key(forLayerKey: layerKey) { entries[key] = (value, 0) }
+            }
+            return entries
+        }
         var keys: Set<String> = []
         for layer in layers {
             do { keys.formUnion(try layer.store.storedEntries(access).keys.compactMap(key(forLayerKey:))) } catch let error as StorageError
