@@ -277,8 +277,9 @@ func registerNamespaceBenchmarks() {
 
 /// No target: `snapshot()` of a 1,000-key `InMemoryStore` is expected to cost
 /// little more than copying a locked dictionary of the same entries (11n).
-/// 11o is the snapshot a store gets from the protocol's default (here a
-/// namespace's), which lists the entries and asks whether each key is secret.
+/// 11o is a namespace's snapshot, which does what the protocol's default does
+/// for a store without its own: lists the entries and asks whether each key
+/// is secret.
 func registerSnapshotBenchmarks() {
     let storeState = SetupState<InMemoryStore>()
     let baselineState = SetupState<Locked<[String: StoredValue]>>()
@@ -318,7 +319,7 @@ func registerSnapshotBenchmarks() {
     )
 
     Benchmark(
-        "11o Snapshot of 1,000 keys - context the protocol's default snapshot(), of a namespace holding every key of the same store",
+        "11o Snapshot of 1,000 keys - context a namespace's snapshot(), the namespace holding every key of the same store",
         closure: { benchmark in
             let namespace = storeState.unwrapped.namespace("all")
             benchmark.startMeasurement()
