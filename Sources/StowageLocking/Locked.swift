@@ -17,8 +17,8 @@ package import Musl
 /// the same reasons.
 ///
 /// ```swift
-/// let entries = Locked<[String: StoredValue]>([:])
-/// entries.withLock { $0["launchCount"] = 1 }
+/// let counts = Locked<[String: Int]>([:])
+/// counts.withLock { $0["launchCount", default: 0] += 1 }
 /// ```
 ///
 /// Keep a closure inside a struct, not as the state itself (`Locked<Handler>`

@@ -1,9 +1,9 @@
 import Foundation
 import StowageInMemory
 import StowageJSONFile
+import StowageLocking
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 /// The asynchronous writes that return once durable: `setAndCommit`,
 /// `modifyAndCommit`, a removal followed by `commitPendingWrites()`, and the requirement behind them.

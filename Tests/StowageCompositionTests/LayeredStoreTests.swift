@@ -1,9 +1,9 @@
 import StowageEnvironment
 import StowageInMemory
 import StowageJSONFile
+import StowageLocking
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 struct LayeredStoreTests {
     init() { ReportedErrors.install() }

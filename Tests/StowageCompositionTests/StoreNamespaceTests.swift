@@ -108,4 +108,31 @@ struct StoreNamespaceTests {
         #expect(try settings.snapshot() == ["theme": "light"])
         #expect(throws: StorageError.self) { try LayeredStore([defaults], writingTo: .none).removeAll() }
     }
+
+    /// A null the store holds (a JSON file edited by hand) reads as absent; a
+    /// compare-and-swap that expected nothing there failed on every try, so
+    /// `modify` never returned.
+    @Test func aNullTheStoreHoldsDoesNotStopAModify() throws {
+        let base = InMemoryStore(["network.retries": .null])
+        try base.namespace("network").reference(forKey: "retries", as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
+        #expect(base.storedValue(forKey: "network.retries", .granted) == 1)
+
+        let file = InMemoryStore(["retries": .null])
+        let layered = LayeredStore([.init("overrides", InMemoryStore()), .init("file", file)], writingTo: .store(file))
+        try layered.reference(forKey: "retries", as: Int.self).modify { $0 = ($0 ?? 0) + 1 }
+        #expect(file.storedValue(forKey: "retries", .granted) == 1)
+    }
+
+    /// A snapshot of a namespace decodes as the layer holds the key: the
+    /// environment's error names `NETWORK_TIMEOUT`, the variable it read.
+    @Test func aSnapshotOfANamespaceDecodesUnderTheLayersKey() throws {
+        let environment = EnvironmentStore(variables: ["NETWORK_TIMEOUT": "soon", "NETWORK_RETRIES": "3"])
+        let network = environment.namespace("network")
+        // The environment lists the keys it has been asked for.
+        for key in ["timeout", "retries"] { _ = try network.value(forKey: key, as: String.self) }
+        let snapshot = try network.snapshot()
+        #expect(try snapshot.value(forKey: "retries", as: Int.self) == 3)
+        let error = #expect(throws: StorageError.self) { try snapshot.value(forKey: "timeout", as: Int.self) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("NETWORK_TIMEOUT"), "\(String(describing: error))")
+    }
 }

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import StowageEnvironment
+import StowageLocking
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 /// Readers and writers together on one store for ten seconds.
 struct EnvironmentConcurrencyTests {

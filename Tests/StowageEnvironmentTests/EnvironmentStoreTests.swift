@@ -4,9 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import StowageEnvironment
+import StowageLocking
 import Testing
 import StowageTestSupport
-import StowageLocking
 
 /// Reading the process environment, writes, reloads and child processes.
 struct EnvironmentStoreTests {

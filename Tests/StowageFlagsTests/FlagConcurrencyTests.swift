@@ -1,9 +1,9 @@
 import Foundation
+import StowageLocking
 @testable import StowageTesting
 import StowageFlags
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 /// A remote update is atomic: readers never see half of a payload.
 struct FlagConcurrencyTests {

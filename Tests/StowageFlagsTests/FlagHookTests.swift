@@ -1,8 +1,8 @@
 import Foundation
 import StowageFlags
+import StowageLocking
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 /// Hooks around every evaluation, as OpenFeature runs them, and tracking.
 struct FlagHookTests {

@@ -11,10 +11,10 @@ import Musl
 import Darwin
 #endif
 import StowageInMemory
+import StowageLocking
 import StowageTestSupport
 import StowageTesting
 import Testing
-import StowageLocking
 
 struct InMemoryStoreConformanceTests {
     typealias Suite = StorageConformanceSuite<InMemoryStore>

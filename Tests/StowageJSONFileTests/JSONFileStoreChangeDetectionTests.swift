@@ -1,8 +1,8 @@
 import Foundation
 import StowageJSONFile
+import StowageLocking
 import Testing
 import StowageTestSupport
-import StowageLocking
 
 /// Changes made to the file by other programs and by hand.
 struct JSONFileStoreChangeDetectionTests {

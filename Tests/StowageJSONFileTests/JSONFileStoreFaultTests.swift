@@ -1,8 +1,8 @@
 import Foundation
 @testable import StowageJSONFile
+import StowageLocking
 import Testing
 import StowageTestSupport
-import StowageLocking
 
 /// Every step of a write fails in turn; the file must survive each failure.
 struct JSONFileStoreFaultTests {

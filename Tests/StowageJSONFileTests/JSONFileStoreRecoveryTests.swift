@@ -1,8 +1,8 @@
 import Foundation
 @testable import StowageJSONFile
+import StowageLocking
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 /// After a fault clears, pending changes reach the file with no call from the
 /// user, and each failure is kept and reported as the guide says.

@@ -1,8 +1,8 @@
 import Foundation
 @testable import StowageJSONFile
+import StowageLocking
 import Testing
 import StowageTestSupport
-import StowageLocking
 
 /// What a store's writes and rereads ask of the file system beyond what they
 /// must: with several writers, each write rereads the file and then replaces

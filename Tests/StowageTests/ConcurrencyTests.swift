@@ -1,7 +1,7 @@
 import Stowage
+import StowageLocking
 import StowageTesting
 import Testing
-import StowageLocking
 
 struct ConcurrencyTests {
     @Test func concurrentModifiesLoseNoIncrement() async {

@@ -1,8 +1,8 @@
 import Foundation
 import Stowage
+import StowageLocking
 import StowageTesting
 import Testing
-import StowageLocking
 
 // The store of Guides/CustomStorage.md, verbatim: `guideShowsThisStoreVerbatim`
 // fails when the two drift apart.

@@ -1,9 +1,9 @@
 import Foundation
 import Stowage
+import StowageLocking
 import StowageTestSupport
 import StowageTesting
 import Testing
-import StowageLocking
 
 /// A store of the custom storage guide's kind, persisting with a Foundation
 /// encoder, that rereads its file on every read: each value the conformance

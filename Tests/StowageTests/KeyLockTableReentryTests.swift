@@ -1,6 +1,6 @@
 import Stowage
-import Testing
 import StowageLocking
+import Testing
 
 /// A store whose method calls back into Stowage gets a clear error at once,
 /// for any key, instead of waiting forever for a lock its own thread holds.

@@ -1,8 +1,8 @@
 import Observation
 import Stowage
+import StowageLocking
 import Synchronization
 import Testing
-import StowageLocking
 
 struct ObservationTests {
     @Test func changesYieldTheCurrentValueThenEveryChangeInOrder() async {

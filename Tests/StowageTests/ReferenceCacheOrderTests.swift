@@ -1,7 +1,7 @@
 import Foundation
 import Stowage
-import Testing
 import StowageLocking
+import Testing
 
 /// A store applies a change before it announces it, so for a moment reads
 /// of the store see the new value while the reference's cache generation is

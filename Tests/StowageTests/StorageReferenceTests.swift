@@ -1,7 +1,7 @@
 import Stowage
+import StowageLocking
 import StowageTestSupport
 import Testing
-import StowageLocking
 
 struct StorageReferenceTests {
     @Test func oneReferencePerStoreKeyAndValueType() {

@@ -1,7 +1,7 @@
 import Foundation
+import StowageLocking
 import StowageTestSupport
 import StowageUserDefaults
-import StowageLocking
 
 /// Suites of `UserDefaults` made for one test, each with a name of its own,
 /// and removed (their files with them) when the test is done.

@@ -2,13 +2,13 @@ import Benchmark
 import Dispatch
 import Foundation
 import StowageJSONFile
+import StowageLocking
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StowageLocking
 
 /// Group 12: how soon an edit made outside the store reaches an observer.
 ///

@@ -2,13 +2,13 @@ import Benchmark
 import Dispatch
 import Foundation
 import StowageFlags
+import StowageLocking
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StowageLocking
 
 /// Group 13: feature flags (`StowageFlags`). A flag read beside a wrapper
 /// read (1a, repeated here), a remote update of 1,000 flags and the listing

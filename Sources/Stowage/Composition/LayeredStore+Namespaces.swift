@@ -29,7 +29,7 @@ extension LayeredStore {
     /// - Throws: ``StorageError`` when the write layer can not list its keys
     ///   or fails, or `.readOnly` when no layer takes writes.
     public func removeAll() throws {
-        guard let writeIndex = writeLayerIndex else { throw StorageError(code: .readOnly, reason: "the layered store has no layer that takes writes.") }
+        guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: nil) }
         for key in try layers[writeIndex].store.storedEntries(.granted).keys.compactMap(key(forLayerKey:)).sorted() {
             try removeStoredValue(forKey: key, .granted)
         }

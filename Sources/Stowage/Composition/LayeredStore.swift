@@ -61,8 +61,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// What every key of this store starts with in its layers, the separator
     /// included; empty unless the store is a namespace (``UnderlyingStorage/namespace(_:separator:)``).
     package let keyPrefix: String
-    /// The store of the one layer, when there is one: a namespace of a store
-    /// reads it directly, as the walk over layers would, at half the cost.
+    /// The store of a namespace of one store: asked directly, as the namespace
+    /// passes everything through to it, with no walk over layers (half the
+    /// cost of an uncached read) and no precedence to keep.
     private let onlyLayer: (any UnderlyingStorage)?
     /// Keeps this store subscribed to its layers' changes.
     let subscriptions = Locked<[ObservationToken]>([])
@@ -87,7 +88,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         self.writeLayerIndex = writeLayerIndex
         self.shadowedWritePolicy = shadowedWritePolicy
         self.keyPrefix = keyPrefix
-        onlyLayer = layers.count == 1 ? layers[0].store : nil
+        onlyLayer = layers.count == 1 && !keyPrefix.isEmpty ? layers[0].store : nil
         subscribeToLayers()
     }
 
@@ -108,8 +109,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     // MARK: UnderlyingStorage
 
     public func storedValue(forKey key: String, _ access: BackendAccess) throws -> StoredValue? {
-        // One layer (a namespace): its answer, errors included, with no walk to make.
-        if let onlyLayer { return try onlyLayer.storedValue(forKey: layerKey(forKey: key), access).flatMap { $0 == .null ? nil : $0 } }
+        if let onlyLayer { return try onlyLayer.storedValue(forKey: layerKey(forKey: key), access) }
         return try firstValue(forKey: key)?.value
     }
 
@@ -135,6 +135,11 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// replaces in the write layer, atomically with that layer's writes.
     /// A change to another layer in between is not detected.
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
+        if let onlyLayer {
+            guard try onlyLayer.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expected, with: newValue, access) else { return false }
+            onlyLayer.announceChange(forKey: layerKey(forKey: key))
+            return true
+        }
         let (writeIndex, store) = try writeLayer(forKey: key)
         guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return false }
         let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: newValue == nil)
@@ -148,6 +153,13 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     public func replaceStoredValue(
         forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
     ) async throws -> Bool {
+        if let onlyLayer {
+            guard try await onlyLayer.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expected, with: newValue, access) else {
+                return false
+            }
+            onlyLayer.announceChange(forKey: layerKey(forKey: key))
+            return true
+        }
         let (writeIndex, store) = try writeLayer(forKey: key)
         guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return false }
         let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: newValue == nil)
@@ -166,6 +178,13 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     public func replaceStoredValues(
         expecting expected: [String: StoredValue?], with replacements: [String: StoredValue?], _ access: BackendAccess
     ) throws -> Bool {
+        if let onlyLayer {
+            let layerExpected = Dictionary(uniqueKeysWithValues: expected.map { (layerKey(forKey: $0.key), $0.value) })
+            let layerReplacements = Dictionary(uniqueKeysWithValues: replacements.map { (layerKey(forKey: $0.key), $0.value) })
+            guard try onlyLayer.replaceStoredValues(expecting: layerExpected, with: layerReplacements, access) else { return false }
+            onlyLayer.announceChanges(forKeys: layerReplacements.keys)
+            return true
+        }
         guard let writeIndex = writeLayerIndex else { throw readOnlyError(key: replacements.keys.first.map(layerKey(forKey:))) }
         let store = layers[writeIndex].store
         var expectedInWriteLayer: [String: StoredValue?] = [:]
@@ -192,10 +211,14 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     private func expectation(forKey key: String, expecting expected: StoredValue?, writeIndex: Int) throws -> StoredValue?? {
         let visible = try firstValue(forKey: key)
         guard visible?.value == expected else { return nil }
+        let writeStore = layers[writeIndex].store
         switch visible?.layerIndex {
         case writeIndex?: return .some(expected)
-        case let index? where index < writeIndex: return .some(try layers[writeIndex].store.storedValue(forKey: layerKey(forKey: key), .granted))
-        default: return .some(nil)
+        case let index? where index < writeIndex: return .some(try writeStore.storedValue(forKey: layerKey(forKey: key), .granted))
+        default:
+            // Nothing visible: the write layer holds nothing, or a null, which
+            // reads skip; expecting nothing would then fail every try, forever.
+            return .some(try writeStore.storedValue(forKey: layerKey(forKey: key), .granted) == .null ? .null : nil)
         }
     }
 
@@ -220,15 +243,16 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     }
 
     /// What ``storedEntries(_:)`` gives, with the name of the layer each
-    /// value comes from when there is more than one.
+    /// value comes from (a namespace of one store has no layers to name).
     public func snapshot() throws -> StoreSnapshot {
         let entries = try layeredEntries(.granted)
         var snapshot = StoreSnapshot(
             entries.mapValues(\.value),
             secretKeys: Set(entries.keys.filter { isSecret(key: $0) }),
-            origins: layers.count > 1 ? entries.mapValues { layers[$0.layerIndex].name } : [:]
+            origins: onlyLayer == nil ? entries.mapValues { layers[$0.layerIndex].name } : [:]
         )
         snapshot.decodingLayers = entries.mapValues { layers[$0.layerIndex].store }
+        snapshot.decodingLayerKeyPrefix = keyPrefix
         return snapshot
     }
 
@@ -306,7 +330,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
 
     /// Errors about the layers name the key as the layers hold it: an
     /// operator looks for `network.timeout` there, not a namespace's `timeout`.
-    private func readOnlyError(key: String?) -> StorageError {
+    func readOnlyError(key: String?) -> StorageError {
         StorageError(code: .readOnly, key: key, reason: "the layered store has no layer that takes writes.")
     }
 

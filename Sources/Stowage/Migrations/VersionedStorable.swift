@@ -27,7 +27,8 @@ public protocol VersionedStorable: Codable, Storable {
     static var schemaMigrations: [SchemaMigration] { get }
 }
 
-/// One step of a ``VersionedStorable`` type's schema, from `fromVersion` to the next version.
+/// One step of a ``VersionedStorable`` type's schema, from the version given
+/// to ``init(from:_:)`` to the next.
 public struct SchemaMigration: Sendable {
     let fromVersion: Int
     let upgrade: @Sendable (StoredValue) throws -> StoredValue

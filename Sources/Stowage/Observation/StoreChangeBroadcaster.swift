@@ -1,5 +1,5 @@
-import Synchronization
 import StowageLocking
+import Synchronization
 
 /// Feeds the store-wide change streams and synchronous handlers, for all stores of the process.
 ///

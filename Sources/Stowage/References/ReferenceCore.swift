@@ -1,5 +1,5 @@
-public import Synchronization
 import StowageLocking
+public import Synchronization
 
 /// The part of a ``StorageReference`` that every read touches: the cache and
 /// the Observation registrar.

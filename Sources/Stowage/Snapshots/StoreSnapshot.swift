@@ -23,6 +23,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// store's snapshot the layer each key came from.
     var decodingStore: (any UnderlyingStorage)?
     var decodingLayers: [String: any UnderlyingStorage] = [:]
+    /// What a key starts with in the decoding layers: a namespace's prefix.
+    var decodingLayerKeyPrefix = ""
 
     public init(_ entries: [String: StoredValue] = [:], secretKeys: Set<String> = [], origins: [String: String] = [:]) {
         self.entries = entries
@@ -49,8 +51,9 @@ public struct StoreSnapshot: Sendable, Equatable {
     public func value<Value: Storable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value? {
         guard let stored = entries[key], stored != .null else { return nil }
         do {
-            guard let store = decodingLayers[key] ?? decodingStore else { return try Value(storedValue: stored) }
-            return try store.decodeValue(stored, as: Value.self, forKey: key)
+            if let layer = decodingLayers[key] { return try layer.decodeValue(stored, as: Value.self, forKey: decodingLayerKeyPrefix + key) }
+            guard let decodingStore else { return try Value(storedValue: stored) }
+            return try decodingStore.decodeValue(stored, as: Value.self, forKey: key)
         } catch {
             throw StorageError.wrapping(error, key: key, code: .typeMismatch, reason: "the snapshot's value could not be read as \(Value.self).")
         }

@@ -1,5 +1,5 @@
-public import Synchronization
 import StowageLocking
+public import Synchronization
 
 /// What one `@Flag` declares, and, once a ``FlagPole`` has opened the
 /// container, the reader the flag reads through.

@@ -1,6 +1,6 @@
 import Stowage
-import Synchronization
 import StowageLocking
+import Synchronization
 
 /// The hooks and trackers registered in one place (globally, or on one
 /// pole), and what to tell when the list changes: poles mark their flags so

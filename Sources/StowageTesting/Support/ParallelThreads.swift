@@ -1,5 +1,6 @@
 import Foundation
 import Stowage
+import StowageLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StowageLocking
 
 /// Runs `body(index)` on `count` operating-system threads at once and waits
 /// for all of them.

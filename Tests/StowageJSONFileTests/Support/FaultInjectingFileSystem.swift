@@ -7,9 +7,9 @@ import Darwin
 #endif
 import Dispatch
 import Stowage
+import StowageLocking
 import StowageTestSupport
 @testable import StowageJSONFile
-import StowageLocking
 
 /// The real file system, except that one chosen step fails with a chosen
 /// `errno`; it also records the folders it `fsync`s and signals each rename.

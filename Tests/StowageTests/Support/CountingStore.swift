@@ -1,11 +1,11 @@
 import Stowage
+import StowageLocking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StowageLocking
 
 /// A store that counts calls, so tests can prove what did (not) reach the store.
 /// It uses the protocol's default compare-and-swap on purpose.

@@ -4,8 +4,8 @@ import Glibc
 import Foundation
 import Stowage
 import StowageJSON
-import Synchronization
 import StowageLocking
+import Synchronization
 
 /// Reads the raw file over and over while the processes write it, as any
 /// other program might, and checks every version it catches: it exists once

@@ -1,7 +1,7 @@
 import Foundation
 import Stowage
-import Synchronization
 import StowageLocking
+import Synchronization
 
 /// Operations completed by one thread, read by the progress reporter.
 final class ThreadProgress: Sendable {

@@ -1,7 +1,7 @@
 import Stowage
 import StowageJSONFile
-import Synchronization
 import StowageLocking
+import Synchronization
 
 /// Watches the editor's generation the two ways an app would: an observer on
 /// a wrapper of the flat store, and a change stream of the nested store. Both

@@ -2,8 +2,8 @@ import Foundation
 import Stowage
 import StowageJSON
 import StowageJSONFile
-import Synchronization
 import StowageLocking
+import Synchronization
 
 /// One worker process: many threads on two stores of the same file, one
 /// flat with the default options (the default store, which wrappers without

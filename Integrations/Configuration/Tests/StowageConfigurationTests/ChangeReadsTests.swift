@@ -1,6 +1,6 @@
 @testable import StowageConfiguration
-import Testing
 import StowageLocking
+import Testing
 
 /// The sequence behind `watchValue` and `watchSnapshot`: one read per signal, unchanged reads skipped.
 struct ChangeReadsTests {

@@ -8,8 +8,8 @@ import StowageFlags
 import StowageHTTP
 import StowageInMemory
 import StowageJSON
-import Testing
 import StowageLocking
+import Testing
 
 /// Single and bulk evaluation as OFREP's OpenAPI description gives them:
 /// bodies, status codes, reasons, variants, errors and entity tags.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import StowagePostgres
 import StowageLocking
+import StowagePostgres
 
 /// The server `Scripts/postgres.sh run` started, as its exported variables
 /// describe it, and plain postgres-nio clients on it for the baselines.

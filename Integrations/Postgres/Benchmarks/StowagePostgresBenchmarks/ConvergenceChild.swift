@@ -1,6 +1,6 @@
+import StowageLocking
 import StowagePostgres
 import StowageBenchmarkSupport
-import StowageLocking
 
 /// One process of the convergence group, started by ``ChildProcesses``
 /// with a hidden subcommand; both run until the parent closes the gate

@@ -1,6 +1,6 @@
+import StowageLocking
 import StowagePostgres
 import StowageBenchmarkSupport
-import StowageLocking
 
 /// What one process of the propagation group heard, and when: each write's
 /// id once, with the moment it was first seen; and a signal once it has

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import ServiceLifecycleTestKit
+import StowageLocking
 @testable import StowagePostgres
 import Testing
-import StowageLocking
 
 /// The store as a server runs it: a `Service` whose work happens inside
 /// `run()`, which a `ServiceGroup` starts and shuts down gracefully.

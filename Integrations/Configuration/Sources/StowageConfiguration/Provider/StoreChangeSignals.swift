@@ -1,8 +1,9 @@
 import Stowage
 
 /// Runs `body` with a stream that has one element now and one after each
-/// change to `store` that `affects` accepts (a change of any key counts for every key), coalesced: while the consumer is
-/// busy, any number of changes wait as one. Observation stops when `body` returns.
+/// change to `store` that `affects` accepts (give `.allKeys` to it too: it
+/// may concern any key), coalesced: while the consumer is busy, any number
+/// of changes wait as one. Observation stops when `body` returns.
 nonisolated(nonsending) func withChanges<Store: UnderlyingStorage, Return: ~Copyable>(
     of store: Store,
     where affects: @escaping @Sendable (StoreChange) -> Bool,

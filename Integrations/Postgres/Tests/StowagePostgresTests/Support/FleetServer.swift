@@ -1,9 +1,9 @@
 import Foundation
 import StowageJSON
 import StowageJSONFile
+import StowageLocking
 import StowagePostgres
 import Testing
-import StowageLocking
 
 /// A worker process serving one namespace, as a server of a fleet does,
 /// driven line by line (see `serve` in the worker): the test reads what its

@@ -1,5 +1,5 @@
-import StowagePostgres
 import StowageLocking
+import StowagePostgres
 
 /// What the process reported, errors and store events, from the moment a
 /// test first asks for them; tests run in parallel, so each looks for its

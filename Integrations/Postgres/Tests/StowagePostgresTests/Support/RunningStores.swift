@@ -1,7 +1,7 @@
 import ServiceLifecycleTestKit
+import StowageLocking
 @testable import StowagePostgres
 import Testing
-import StowageLocking
 
 /// Runs the stores a test opens, as a server's `ServiceGroup` would, and
 /// shuts them down gracefully when the test ends: every suite that opens
