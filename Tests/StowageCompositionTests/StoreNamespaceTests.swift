@@ -135,4 +135,21 @@ struct StoreNamespaceTests {
         let error = #expect(throws: StorageError.self) { try snapshot.value(forKey: "timeout", as: Int.self) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("NETWORK_TIMEOUT"), "\(String(describing: error))")
     }
+
+    /// A namespace of a read-only layered store of one layer is read-only
+    /// too: a compare-and-swap went straight to the layer, past the check.
+    @Test func aNamespaceOfAReadOnlyStoreOfOneLayerRefusesEveryWrite() throws {
+        let base = InMemoryStore(["app.count": 1])
+        let readOnly = LayeredStore([.init("base", base)], writingTo: .none).namespace("app")
+        #expect(try readOnly.value(forKey: "count", as: Int.self) == 1)
+        for write in [
+            { try readOnly.set(2, forKey: "count") },
+            { try readOnly.reference(forKey: "count", as: Int.self).modify { $0 = ($0 ?? 0) + 1 } },
+            { _ = try readOnly.replaceStoredValues(expecting: ["count": 1], with: ["count": 3], .granted) },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: StorageError.self) { try write() }
+            #expect(error?.code == .readOnly)
+        }
+        #expect(base.storedValue(forKey: "app.count", .granted) == 1)
+    }
 }

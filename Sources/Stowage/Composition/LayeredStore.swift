@@ -61,9 +61,10 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// What every key of this store starts with in its layers, the separator
     /// included; empty unless the store is a namespace (``UnderlyingStorage/namespace(_:separator:)``).
     package let keyPrefix: String
-    /// The store of a namespace of one store: asked directly, as the namespace
-    /// passes everything through to it, with no walk over layers (half the
-    /// cost of an uncached read) and no precedence to keep.
+    /// The store of a namespace of one store that takes its writes: asked
+    /// directly, as the namespace passes everything through to it, with no
+    /// walk over layers (half the cost of an uncached read) and no precedence
+    /// to keep. A read-only one goes the layered way, which refuses writes.
     private let onlyLayer: (any UnderlyingStorage)?
     /// Keeps this store subscribed to its layers' changes.
     let subscriptions = Locked<[ObservationToken]>([])
@@ -88,7 +89,7 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
         self.writeLayerIndex = writeLayerIndex
         self.shadowedWritePolicy = shadowedWritePolicy
         self.keyPrefix = keyPrefix
-        onlyLayer = layers.count == 1 && !keyPrefix.isEmpty ? layers[0].store : nil
+        onlyLayer = layers.count == 1 && !keyPrefix.isEmpty && writeLayerIndex == 0 ? layers[0].store : nil
         subscribeToLayers()
     }
 
