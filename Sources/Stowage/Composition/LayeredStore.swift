@@ -136,16 +136,10 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// replaces in the write layer, atomically with that layer's writes.
     /// A change to another layer in between is not detected.
     public func replaceStoredValue(forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess) throws -> Bool {
-        if let onlyLayer {
-            guard try onlyLayer.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expected, with: newValue, access) else { return false }
-            onlyLayer.announceChange(forKey: layerKey(forKey: key))
-            return true
-        }
-        let (writeIndex, store) = try writeLayer(forKey: key)
-        guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return false }
-        let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: newValue == nil)
-        guard try store.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expectedInWriteLayer, with: newValue, access) else { return false }
-        didReplace(key, in: store, isShadowed: isShadowed)
+        guard let swap = try plannedSwap(forKey: key, expecting: expected, removing: newValue == nil),
+            try swap.store.replaceStoredValue(forKey: swap.layerKey, expecting: swap.expected, with: newValue, access)
+        else { return false }
+        didReplace(key, in: swap.store, isShadowed: swap.isShadowed)
         return true
     }
 
@@ -154,21 +148,32 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     public func replaceStoredValue(
         forKey key: String, expecting expected: StoredValue?, with newValue: StoredValue?, _ access: BackendAccess
     ) async throws -> Bool {
-        if let onlyLayer {
-            guard try await onlyLayer.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expected, with: newValue, access) else {
-                return false
-            }
-            onlyLayer.announceChange(forKey: layerKey(forKey: key))
-            return true
-        }
-        let (writeIndex, store) = try writeLayer(forKey: key)
-        guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return false }
-        let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: newValue == nil)
-        guard try await store.replaceStoredValue(forKey: layerKey(forKey: key), expecting: expectedInWriteLayer, with: newValue, access) else {
-            return false
-        }
-        didReplace(key, in: store, isShadowed: isShadowed)
+        guard let swap = try plannedSwap(forKey: key, expecting: expected, removing: newValue == nil),
+            try await swap.store.replaceStoredValue(forKey: swap.layerKey, expecting: swap.expected, with: newValue, access)
+        else { return false }
+        didReplace(key, in: swap.store, isShadowed: swap.isShadowed)
         return true
+    }
+
+    /// A one-key compare-and-swap, as the write layer is to make it.
+    private struct PlannedSwap {
+        let store: any UnderlyingStorage
+        let layerKey: String
+        /// What the layer must hold for a read of the key to give what the caller expects.
+        let expected: StoredValue?
+        let isShadowed: Bool
+    }
+
+    /// The swap both compare-and-swaps make, or `nil` when a read already
+    /// gives something other than `expected`. A namespace of one store passes
+    /// it straight through; otherwise it goes to the write layer, reported
+    /// (or refused) when a higher layer shadows the key.
+    private func plannedSwap(forKey key: String, expecting expected: StoredValue?, removing: Bool) throws -> PlannedSwap? {
+        if let onlyLayer { return PlannedSwap(store: onlyLayer, layerKey: layerKey(forKey: key), expected: expected, isShadowed: false) }
+        let (writeIndex, store) = try writeLayer(forKey: key)
+        guard case .some(let expectedInWriteLayer) = try expectation(forKey: key, expecting: expected, writeIndex: writeIndex) else { return nil }
+        let isShadowed = try checkShadowing(ofKey: key, below: writeIndex, removing: removing)
+        return PlannedSwap(store: store, layerKey: layerKey(forKey: key), expected: expectedInWriteLayer, isShadowed: isShadowed)
     }
 
     /// Every layer's, so a write is durable in whichever layer took it.
@@ -298,9 +303,9 @@ public final class LayeredStore: UnderlyingStorage, Sendable {
     /// `LayeredStore(` the layers' names, highest first `)`; a namespace's
     /// is `Namespace("network." in ` its layers `)`.
     public var storeName: String {
-        guard !keyPrefix.isEmpty else { return "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))" }
-        let layerNames = layers.count == 1 ? layers[0].store.storeName : "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))"
-        return "Namespace(\"\(keyPrefix)\" in \(layerNames))"
+        let layered = "LayeredStore(\(layers.map(\.name).joined(separator: ", ")))"
+        guard !keyPrefix.isEmpty else { return layered }
+        return "Namespace(\"\(keyPrefix)\" in \(layers.count == 1 ? layers[0].store.storeName : layered))"
     }
 
     // MARK: Internals
