@@ -32,9 +32,6 @@ public struct DefaultedReference<Storage: UnderlyingStorage, Value: Storable>: S
     /// The key this reads and writes.
     package var key: String { reference.key }
 
-    /// The default declared for the key.
-    package var defaultValue: Value { makeDefault() }
-
     /// The stored value, or the default when the key is absent or unreadable.
     @inlinable
     public var value: Value {
