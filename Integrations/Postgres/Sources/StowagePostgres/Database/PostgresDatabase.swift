@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import Stowage
 import StowageJSON
@@ -46,12 +47,17 @@ struct PostgresDatabase: Sendable {
     /// made, or none came in time) is thrown as `DatabaseFailure.NotSent`:
     /// `body` never ran, so nothing was written. `gate` is the request's,
     /// when its caller's deadline may close it first.
+    ///
+    /// `body` runs on `executor`: the store's own for its worker, or
+    /// ``ImmediateExecutor`` for a caller's own step. The deadline is a timer
+    /// on SwiftNIO's event loops, not a task of its own.
     func withConnection<Value: Sendable>(
-        within timeout: Duration, gate: StatementGate = StatementGate(), _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
+        within timeout: Duration, gate: StatementGate = StatementGate(), on executor: any TaskExecutor = StoreExecutor.shared,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let outcome = FirstOutcome<Value>()
         let client = client
-        let work = Task(executorPreference: StoreExecutor.shared) {
+        let work = Task(executorPreference: executor) {
             do {
                 let value = try await client.withConnection { connection in
                     // Decided under the lock the deadline takes too: either `body` runs, or the deadline said it never would.
@@ -63,16 +69,14 @@ struct PostgresDatabase: Sendable {
                 outcome.resolve(.failure(gate.wasLeased ? error : DatabaseFailure.NotSent(cause: error)))
             }
         }
-        let timer = Task(executorPreference: StoreExecutor.shared) {
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
+        let deadline = PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(saturating: timeout)) {
             let leased = gate.closeAtDeadline()
             let noAnswer = DatabaseFailure.NoAnswer(timeout: timeout)
             guard outcome.resolve(.failure(leased == nil ? DatabaseFailure.NotSent(cause: noAnswer) : noAnswer)) else { return }
             work.cancel()
-            if let leased { try? await leased.close() }
+            if let leased { let _: EventLoopFuture<Void> = leased.close() }
         }
-        defer { timer.cancel() }
+        defer { deadline.cancel() }
         // A store that stops at once does not wait for the statement either; the pool it stops ends it.
         return try await withTaskCancellationHandler {
             try await outcome.value()

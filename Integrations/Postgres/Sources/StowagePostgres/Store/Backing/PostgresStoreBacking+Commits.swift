@@ -1,3 +1,5 @@
+import NIOCore
+import PostgresNIO
 import Stowage
 import StowageHistory
 import StowageLocking
@@ -14,19 +16,30 @@ extension PostgresStoreBacking {
         let maximum = options.maximumQueuedWrites
         let author = ChangeAuthor.name ?? options.author
         enum Refusal { case full, stopped }
-        let refusal = update { state -> Refusal? in
-            guard state.phase != .stopped else { return .stopped }
-            guard state.queuedWriteCount < maximum else { return .full }
+        enum Wake { case now, soon(any EventLoop), alreadyDue }
+        let (refusal, wakeWorker) = update { state -> (Refusal?, Wake) in
+            guard state.phase != .stopped else { return (.stopped, .alreadyDue) }
+            guard state.queuedWriteCount < maximum else { return (.full, .alreadyDue) }
             let write = State.PendingWrite(number: state.nextWriteNumber, key: key, value: value, text: text, author: author)
             state.nextWriteNumber += 1
             state.queue.append(.write(write))
             state.queuedWritesPerKey[key, default: 0] += 1
             state.queuedWriteCount += 1
             state.visible[key] = value
-            return nil
+            // A setter that commits next (setAndCommit) sends the statement itself; the worker waits for it a moment.
+            guard mayTakeStepsOnCallersThreads(state) else { return (nil, .now) }
+            guard !state.workerWakeScheduled else { return (nil, .alreadyDue) }
+            state.workerWakeScheduled = true
+            return (nil, .soon(state.heldConnection?.eventLoop ?? PostgresClient.defaultEventLoopGroup.any()))
         }
         switch refusal {
-        case nil: wake.yield()
+        case nil:
+            switch wakeWorker {
+            case .now: wake.yield()
+            case .soon(let eventLoop):
+                eventLoop.scheduleTask(in: Self.writeBehindDelay) { [weak self] in self?.wakeWorkerForWrites() }
+            case .alreadyDue: break
+            }
         case .stopped: throw stoppedError(key: key)
         case .full:
             throw StorageError(
@@ -37,19 +50,47 @@ extension PostgresStoreBacking {
         }
     }
 
-    /// Waits until every write queued before the call is committed.
+    /// How long a queued write waits for its setter to commit it on its own
+    /// thread (``startCommitOnCallersThread(through:by:)``) before the worker takes it:
+    /// long enough that a `setAndCommit` always finds it queued, short
+    /// beside a commit's round trip.
+    static var writeBehindDelay: TimeAmount { .milliseconds(1) }
+
+    /// The worker's scheduled wake: it takes the writes no caller committed.
+    private func wakeWorkerForWrites() {
+        let hasWrites = update { state in
+            state.workerWakeScheduled = false
+            return !state.queue.isEmpty
+        }
+        if hasWrites { wake.yield() }
+    }
+
+    /// What a commit waits for: every write queued before the call, for at
+    /// most the operation timeout from the call.
+    func commitTarget() -> (through: UInt64, deadline: ContinuousClock.Instant) {
+        (state.withLock { $0.nextWriteNumber - 1 }, .now + options.operationTimeout)
+    }
+
+    /// Waits until every write queued before the call is committed, for at
+    /// most the operation timeout: commits them itself where it can, else
+    /// waits for the worker. It waits as a commit waiter from the start, so
+    /// whoever settles its writes, it or the worker, answers it, and a write
+    /// refused between its own try and the worker's fails it.
     func commitQueuedWrites() async throws(StorageError) {
+        let (through, deadline) = commitTarget()
         let reply = PendingReply<Void>()
         let waiting = update { state -> Bool? in
             guard state.phase != .stopped else { return nil }
-            let through = state.nextWriteNumber - 1
             guard through > state.settledThrough else { return false }
             state.commitWaiters.append((through, reply))
             return true
         }
         guard let waiting else { throw stoppedError(key: nil) }
         guard waiting else { return }
-        try await reply.value(within: options.operationTimeout) { [self] _ in
+        if let started = startCommitOnCallersThread(through: through, by: deadline) { _ = try? await started.value() }
+        if reply.isResolved { return try await reply.value() }
+        wake.yield()
+        try await reply.value(by: deadline) { [self] _ in
             let queued = state.withLock { $0.queuedWriteCount }
             return unreachableError(
                 key: nil,
@@ -57,20 +98,31 @@ extension PostgresStoreBacking {
         }
     }
 
-    /// Commits a run of writes in one statement, the last write of each key winning.
-    func commit(_ writes: [State.PendingWrite]) async {
+    /// Commits a run of writes in one statement, the last write of each key
+    /// winning, trying again while the database is unreachable. A caller's
+    /// own try (`callersDeadline` given) sends it once, by that deadline,
+    /// and on any failure leaves the writes queued for the worker.
+    /// - Returns: whether the writes were committed, or refused and reported.
+    @discardableResult
+    func commit(_ writes: [State.PendingWrite], callersDeadline: ContinuousClock.Instant? = nil) async -> Bool {
         var latest: [String: State.PendingWrite] = [:]
         for write in writes { latest[write.key] = write }
         let batch = latest.values.map { (key: $0.key, text: $0.text, author: $0.author) }
         var delay = options.initialRetryDelay
-        var failedAttempts = 0
         update { $0.writesInFlight = writes[0].number...writes[writes.count - 1].number }
         defer { update { $0.writesInFlight = nil } }
         while !Task.isCancelled {
             do {
                 let database = database
-                let revisions = try await database.withConnection(within: options.operationTimeout) { try await database.write(batch, on: $0) }
-                let waiters = update { state in
+                let revisions =
+                    if let callersDeadline {
+                        try await withStepConnection(within: callersDeadline - .now, on: ImmediateExecutor.shared) {
+                            try await database.write(batch, on: $0)
+                        }
+                    } else {
+                        try await withStepConnection(within: options.operationTimeout) { try await database.write(batch, on: $0) }
+                    }
+                let (waiters, failedAttempts) = update { state in
                     for (key, write) in latest {
                         if let revision = revisions[PostgresDatabase.databaseKey(key)] {
                             state.committed[key] = .init(value: write.value, revision: revision)
@@ -79,25 +131,32 @@ extension PostgresStoreBacking {
                     finish(writes, in: &state)
                     state.connection = .connected
                     state.lastError = nil
-                    return state.settle(through: writes[writes.count - 1].number)
+                    defer { state.failedCommitAttempts = 0 }
+                    return (state.settle(through: writes[writes.count - 1].number), state.failedCommitAttempts)
                 }
                 for waiter in waiters { waiter.resolve(.success(())) }
+                // Whoever lands them, the worker or a caller, says they landed after failed tries.
                 if failedAttempts > 0 { reportCommittedAfterRetries(keys: latest.keys.sorted(), failedAttempts: failedAttempts) }
-                return
+                return true
+            } catch  where callersDeadline != nil {
+                // The worker sends them again, and says what failed if it fails again.
+                if DatabaseFailure.isTransient(error) { update { $0.failedCommitAttempts += 1 } }
+                return false
             } catch  where DatabaseFailure.isTransient(error) {
-                guard !Task.isCancelled else { return }
-                failedAttempts += 1
+                guard !Task.isCancelled else { return false }
+                update { $0.failedCommitAttempts += 1 }
                 noteFailure(error, doing: "could not commit \(latest.count) key\(latest.count == 1 ? "" : "s"); they stay queued")
                 await pause(&delay)
             } catch  where latest.count > 1 {
                 // One bad key makes the database refuse the whole statement: commit key by key, so only it is refused.
                 await commitOneByOne(writes, latest: latest)
-                return
+                return true
             } catch {
                 refuse(writes, keys: latest.keys.sorted(), error: error)
-                return
+                return true
             }
         }
+        return false
     }
 
     /// Commits a batch the database refused as a whole one key at a time,
@@ -113,7 +172,7 @@ extension PostgresStoreBacking {
                 guard !Task.isCancelled else { return }
                 do {
                     let database = database
-                    let revisions = try await database.withConnection(within: options.operationTimeout) {
+                    let revisions = try await withStepConnection(within: options.operationTimeout) {
                         try await database.write([(key: key, text: write.text, author: write.author)], on: $0)
                     }
                     if let revision = revisions[PostgresDatabase.databaseKey(key)] { committed[key] = revision }

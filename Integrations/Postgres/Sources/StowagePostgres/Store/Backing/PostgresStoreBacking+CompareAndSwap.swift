@@ -5,29 +5,55 @@ import StowageJSON
 /// them, run alone against the rows' revisions, answered within the
 /// caller's operation timeout.
 extension PostgresStoreBacking {
-    /// Queues a compare-and-swap and waits for the worker's answer, for the
-    /// operation timeout from this call, all told: the worker gives the
-    /// statement what is left of it. A request the worker has not started by
-    /// then is skipped, and one that got no connection by then never sends
-    /// its statement (the deadline closes its gate): the error says nothing
-    /// was written. One whose statement may have reached the database says
-    /// the outcome is unknown.
+    /// A compare-and-swap in the queue, and what its caller waits with.
+    struct SubmittedReplacement: Sendable {
+        let reply: PendingReply<Bool>
+        let deadline: ContinuousClock.Instant
+        let gate: StatementGate
+        let keys: [String]
+    }
+
+    /// Queues a compare-and-swap and waits for its answer, for the operation
+    /// timeout from this call, all told. The caller sends it itself where it
+    /// can (``startReplacementOnCallersThread(_:)``), else the worker does,
+    /// giving the statement what is left of that time. A request the worker
+    /// has not started by then is skipped, and one that got no connection by
+    /// then never sends its statement (the deadline closes its gate): the
+    /// error says nothing was written. One whose statement may have reached
+    /// the database says the outcome is unknown.
     func replace(
         expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)], author: String?
     ) async throws(StorageError) -> Bool {
-        let reply = PendingReply<Bool>()
-        let deadline = ContinuousClock.now + options.operationTimeout
-        let gate = StatementGate()
-        let keys = replacements.keys.sorted()
+        let submitted = try submitReplacement(expected: expected, replacements: replacements, author: author)
+        if startReplacementOnCallersThread(submitted.reply) { return try await submitted.reply.value() }
+        return try await answer(to: submitted)
+    }
+
+    /// Queues a compare-and-swap; the deadline runs from now.
+    /// - Throws: `StorageError` when the store has stopped.
+    func submitReplacement(
+        expected: [String: StoredValue?], replacements: [String: (value: StoredValue?, text: String?)], author: String?
+    ) throws(StorageError) -> SubmittedReplacement {
+        let submitted = SubmittedReplacement(
+            reply: PendingReply<Bool>(), deadline: .now + options.operationTimeout, gate: StatementGate(), keys: replacements.keys.sorted())
         let queued = update { state -> Bool in
             guard state.phase != .stopped else { return false }
             state.queue.append(
-                .replace(.init(expected: expected, replacements: replacements, reply: reply, deadline: deadline, gate: gate, author: author ?? options.author)))
+                .replace(
+                    .init(
+                        expected: expected, replacements: replacements, reply: submitted.reply, deadline: submitted.deadline, gate: submitted.gate,
+                        author: author ?? options.author)))
             return true
         }
-        guard queued else { throw stoppedError(key: keys.count == 1 ? keys[0] : nil) }
+        guard queued else { throw stoppedError(key: submitted.keys.count == 1 ? submitted.keys[0] : nil) }
+        return submitted
+    }
+
+    /// Wakes the worker for a queued compare-and-swap and waits for its answer until the deadline.
+    func answer(to submitted: SubmittedReplacement) async throws(StorageError) -> Bool {
         wake.yield()
-        return try await reply.value(by: deadline, gate: gate) { [self] mayHaveBeenSent in
+        let keys = submitted.keys
+        return try await submitted.reply.value(by: submitted.deadline, gate: submitted.gate) { [self] mayHaveBeenSent in
             let what = keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"
             return mayHaveBeenSent
                 ? unreachableError(
@@ -42,7 +68,9 @@ extension PostgresStoreBacking {
     /// Runs a compare-and-swap against the rows' revisions; when a row had
     /// moved on, takes the keys' rows from the answer (one key) or reads
     /// them again (several), so the next try starts from their values.
-    func perform(_ replacement: State.Replacement) async {
+    /// A caller's own run answers even if the store is stopping at once: its
+    /// statement may have been sent, and it waits for no worker.
+    func perform(_ replacement: State.Replacement, onCallersThread: Bool = false) async {
         guard replacement.reply.start() else {
             update { _ = $0.queue.removeFirst() }
             return
@@ -74,7 +102,8 @@ extension PostgresStoreBacking {
         }
         do {
             let database = database
-            let outcome = try await database.withConnection(within: replacement.deadline - .now, gate: replacement.gate) {
+            let executor: any TaskExecutor = onCallersThread ? ImmediateExecutor.shared : StoreExecutor.shared
+            let outcome = try await withStepConnection(within: replacement.deadline - .now, gate: replacement.gate, on: executor) {
                 try await database.replace(plan, author: replacement.author, on: $0)
             }
             switch outcome {
@@ -96,7 +125,9 @@ extension PostgresStoreBacking {
                 if let current {
                     fresh = current
                 } else {
-                    fresh = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
+                    // Several keys: a caller reads them by its own deadline, the worker within its timeout.
+                    let timeout = onCallersThread ? replacement.deadline - .now : options.operationTimeout
+                    fresh = try await withStepConnection(within: timeout, on: executor) { try await database.load(keys: keys, on: $0) }
                 }
                 let changed = absorb(fresh, keys: keys)
                 update { _ = $0.queue.removeFirst() }
@@ -109,8 +140,8 @@ extension PostgresStoreBacking {
                 }
             }
         } catch {
-            // Cancelled: the store is stopping at once; it answers the request, still queued, when it has stopped.
-            guard !Task.isCancelled else { return }
+            // The worker cancelled: the store is stopping at once; it answers the request, still queued, when it has stopped.
+            guard onCallersThread || !Task.isCancelled else { return }
             let mayHaveBeenSent = DatabaseFailure.mayHaveBeenSent(error)
             let outcome =
                 mayHaveBeenSent

@@ -74,7 +74,7 @@ extension PostgresStoreBacking {
         let (generation, startedAt) = update { ($0.listenGeneration, ContinuousClock.now) }
         do {
             let database = database
-            let loaded = try await database.withConnection(within: options.operationTimeout) { try await database.loadNamespace(on: $0) }
+            let loaded = try await withStepConnection(within: options.operationTimeout) { try await database.loadNamespace(on: $0) }
             let changed = absorb(loaded, keys: nil)
             let outage = update { state in
                 state.currentAsOf = startedAt
@@ -98,7 +98,7 @@ extension PostgresStoreBacking {
     func refresh(_ keys: Set<String>) async {
         do {
             let database = database
-            let loaded = try await database.withConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
+            let loaded = try await withStepConnection(within: options.operationTimeout) { try await database.load(keys: keys, on: $0) }
             for problem in loaded.unreadable { report(problem) }
             let unreadable = Set(loaded.unreadable.compactMap(\.key))
             let changed = update { state in

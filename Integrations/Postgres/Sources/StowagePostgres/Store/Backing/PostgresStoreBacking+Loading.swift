@@ -68,6 +68,7 @@ extension PostgresStoreBacking {
                 announce(changed)
                 reportResynchronized(after: outage, changedKeys: changed.count)
                 for waiter in waiters { waiter.resolve(.success(())) }
+                firstLoadDone.resolve(.success(()))
                 return
             } catch {
                 guard !Task.isCancelled else { return }
@@ -87,7 +88,7 @@ extension PostgresStoreBacking {
         while !Task.isCancelled {
             do {
                 let database = database
-                let loaded = try await database.withConnection(within: options.operationTimeout) { connection in
+                let loaded = try await withStepConnection(within: options.operationTimeout) { connection in
                     if let keys { try await database.load(keys: keys, on: connection) } else { try await database.loadNamespace(on: connection) }
                 }
                 let changed = absorb(loaded, keys: keys)

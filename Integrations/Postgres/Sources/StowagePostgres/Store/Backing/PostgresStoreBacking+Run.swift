@@ -50,6 +50,7 @@ extension PostgresStoreBacking {
             }
         }
         let worker = Task.detached(executorPreference: StoreExecutor.shared) { await self.work() }
+        let holder = Task.detached(executorPreference: StoreExecutor.shared) { await self.holdConnection() }
         let pruning = startPruning()
         let shutdownDeadline = Locked<Task<Void, Never>?>(nil)
         // Given once the worker and the pool were told to stop and had the operation timeout to do so:
@@ -82,6 +83,7 @@ extension PostgresStoreBacking {
         } onCancel: {
             self.beginStopping()
             worker.cancel()
+            holder.cancel()
             pool.cancel()
             _ = giveUpLater()
         }
@@ -90,12 +92,18 @@ extension PostgresStoreBacking {
         pruning?.cancel()
         pool.cancel()
         _ = giveUpLater()
+        holder.cancel()
         let poolEnded = await Self.ended(pool, unlessGivenUp: givenUp)
+        // The holder gave its connection back when the store began stopping, and ends once the pool has stopped.
+        let holderEnded = await Self.ended(holder, unlessGivenUp: givenUp)
         // Releases the waits above that lost their race.
         givenUp.resolve(.success(()))
-        if !workerEnded || !poolEnded {
-            let what = [workerEnded ? nil : "its worker", poolEnded ? nil : "its connection pool (postgres-nio's PostgresClient.run())"]
-                .compactMap { $0 }.joined(separator: " and ")
+        if !workerEnded || !poolEnded || !holderEnded {
+            let what = [
+                workerEnded ? nil : "its worker", poolEnded ? nil : "its connection pool (postgres-nio's PostgresClient.run())",
+                holderEnded ? nil : "the task holding its connection",
+            ]
+            .compactMap { $0 }.joined(separator: " and ")
             report(
                 StorageError(
                     code: .storeFailure,
@@ -145,6 +153,8 @@ extension PostgresStoreBacking {
         }
         subscription?.cancel()
         listenerSettled.resolve(.success(()))
+        firstLoadDone.resolve(.success(()))
+        recallHeldConnection()
         wake.yield()
     }
 

@@ -24,12 +24,17 @@ extension PostgresStoreBacking {
         _ = try? await listenerSettled.value(within: options.operationTimeout) { _ in StorageError(code: .timedOut, reason: "") }
         await loadUntilReady()
         for await _ in wakeups {
-            while !Task.isCancelled, let step = nextStep() { await perform(step) }
+            while !Task.isCancelled, let step = nextStep() {
+                await perform(step)
+                update { $0.stepInProgress = false }
+            }
             if Task.isCancelled || state.withLock({ $0.phase != .running && $0.queue.isEmpty }) { break }
         }
     }
 
-    /// The front of the queue: every write up to the batch size, or one other request.
+    /// The front of the queue: every write up to the batch size, or one
+    /// other request; `nil` while a caller takes a step itself (it wakes
+    /// the worker when done).
     private func nextStep() -> Step? {
         update { state -> Step? in
             if state.phase != .running {
@@ -37,29 +42,32 @@ extension PostgresStoreBacking {
                 state.resynchronizationRequested = false
                 state.keysToRefresh.removeAll()
             }
-            let mayRead = state.readsPausedUntil.map { ContinuousClock.now >= $0 } ?? true
-            if mayRead, state.resynchronizationRequested {
-                state.resynchronizationRequested = false
-                // The full read starts after every notice so far, and covers the keys they named.
-                state.keysToRefresh.removeAll()
-                return .resynchronize
-            }
-            if mayRead, !state.keysToRefresh.isEmpty {
-                defer { state.keysToRefresh.removeAll() }
-                return .refresh(state.keysToRefresh)
-            }
-            guard let first = state.queue.first else { return nil }
-            switch first {
-            case .replace(let replacement): return .replace(replacement)
-            case .reload(let keys, let reply): return .reload(keys: keys, reply: reply)
-            case .write:
-                var writes: [State.PendingWrite] = []
-                for operation in state.queue.prefix(options.maximumBatchSize) {
-                    guard case .write(let write) = operation else { break }
-                    writes.append(write)
-                }
-                return .writes(writes)
-            }
+            guard !state.stepInProgress else { return nil }
+            let step = Self.front(of: &state, batchSize: options.maximumBatchSize)
+            if step != nil { state.stepInProgress = true }
+            return step
+        }
+    }
+
+    /// The next step: reads the listener asked for first, unless reads are
+    /// paused after a failure, then the queue's front.
+    private static func front(of state: inout State, batchSize: Int) -> Step? {
+        let mayRead = state.readsPausedUntil.map { ContinuousClock.now >= $0 } ?? true
+        if mayRead, state.resynchronizationRequested {
+            state.resynchronizationRequested = false
+            // The full read starts after every notice so far, and covers the keys they named.
+            state.keysToRefresh.removeAll()
+            return .resynchronize
+        }
+        if mayRead, !state.keysToRefresh.isEmpty {
+            defer { state.keysToRefresh.removeAll() }
+            return .refresh(state.keysToRefresh)
+        }
+        guard let first = state.queue.first else { return nil }
+        switch first {
+        case .replace(let replacement): return .replace(replacement)
+        case .reload(let keys, let reply): return .reload(keys: keys, reply: reply)
+        case .write: return .writes(state.writesAtFront(upTo: batchSize))
         }
     }
 

@@ -31,6 +31,11 @@ final class PostgresStoreBacking: Sendable {
     let statusDelivery = DispatchQueue(label: "Stowage PostgreSQL status")
     /// Resolved by the listener's first word, so the first load comes after `LISTEN` where it can.
     let listenerSettled = PendingReply<Void>()
+    /// Resolved once the first load is done, or the store stops: the holder
+    /// then leases the connection the load used, so holding one costs none more.
+    let firstLoadDone = PendingReply<Void>()
+    /// Resolved when the store first holds a connection for its steps (tests wait for it).
+    let connectionFirstHeld = PendingReply<Void>()
 
     init(
         database: PostgresDatabase, options: PostgresStore.Options, name: String,

@@ -1,3 +1,4 @@
+import PostgresNIO
 import Stowage
 
 /// What a store holds between its callers and its worker, behind one lock
@@ -72,6 +73,24 @@ struct PostgresStoreState {
     }
     /// Where the store is in its life: before, during or after `run()`.
     var phase = PostgresStoreBacking.Phase.notStarted
+    /// Whether a step (the queue's front, or a read) is being performed: by
+    /// the worker, or by a caller that commits its own writes or runs its
+    /// own compare-and-swap. One at a time, so steps keep the queue's order.
+    var stepInProgress = false
+    /// The connection the store holds for its steps while it runs (see
+    /// `+HeldConnection`); `nil` while it has none, or gives it back.
+    var heldConnection: PostgresConnection?
+    /// Whether a step is using ``heldConnection``.
+    var heldConnectionInUse = false
+    /// Given when the step using the held connection is done with it, to the holder waiting to give it back.
+    var heldConnectionFreed: PendingReply<Void>?
+    /// Given to make the holder give the connection back: it closed, or the store stops.
+    var heldConnectionRecalled: PendingReply<Void>?
+    /// Failed tries to commit the writes at the queue's front, by the worker
+    /// or a caller, since the last commit; reported when they land.
+    var failedCommitAttempts = 0
+    /// Whether the worker's wake for queued writes is scheduled already.
+    var workerWakeScheduled = false
     /// The numbers of the writes whose commit statement is being sent, so a
     /// store that stops mid-commit says they may have been written.
     var writesInFlight: ClosedRange<UInt64>?
@@ -113,6 +132,16 @@ struct PostgresStoreState {
     /// Those who watch the store's status.
     var statusWatchers: [UInt64: AsyncStream<PostgresStore.Status>.Continuation] = [:]
     var nextWatcherID: UInt64 = 0
+
+    /// The run of writes at the queue's front, at most `limit`: one statement's batch.
+    func writesAtFront(upTo limit: Int) -> [PendingWrite] {
+        var writes: [PendingWrite] = []
+        for operation in queue.prefix(limit) {
+            guard case .write(let write) = operation else { break }
+            writes.append(write)
+        }
+        return writes
+    }
 
     /// Whether a notice about `key` must wait for the store's own write of it to land.
     func isWriting(_ key: String) -> Bool {

@@ -1,0 +1,177 @@
+import Foundation
+import PostgresNIO
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Stowage
+import StowageLocking
+@testable import StowagePostgres
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A caller's own commit or compare-and-swap, sent on the connection the
+/// store holds for its steps: the same bound and the same words as the
+/// worker's, the same order, no stall when blocking callers hold every
+/// thread, and the connection given back when the store stops.
+@Suite(.runsStores)
+struct PostgresStoreStepTests {
+    static let options = PostgresStore.Options(operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(250))
+
+    /// A store on a server of its own (a frozen backend may hold locks
+    /// others need), running and loaded, holding its connection; the
+    /// backend process of that connection, and those of all the store's
+    /// connections (their `application_name` is `name`).
+    private func openStoreHoldingItsConnection(
+        on database: TestDatabase, options: PostgresStore.Options = Self.options, name: String = "held-\(UUID().uuidString.prefix(8).lowercased())"
+    ) async throws -> (store: PostgresStore, heldBackend: pid_t, allBackends: () throws -> [pid_t]) {
+        var configuration = database.configuration
+        configuration.options.additionalStartupParameters = [("application_name", name)]
+        let store = try PostgresStore(configuration: configuration, namespace: TestDatabase.uniqueNamespace(), options: options)
+        try RunningStores.run(store)
+        // The first store on a new server makes the tables: more than the 2 s operation timeout under a sanitizer.
+        try await store.ready(timeout: .seconds(30))
+        try await store.backing.connectionFirstHeld.value(within: .seconds(30)) { _ in
+            StorageError(code: .timedOut, reason: "the store held no connection for its steps")
+        }
+        let connection = try #require(store.backing.state.withLock { $0.heldConnection })
+        var backend: Int32?
+        for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).decode(Int32.self) { backend = pid }
+        let allBackends = {
+            try database.psql("SELECT pid FROM pg_stat_activity WHERE application_name = '\(name)'").split(separator: "\n").compactMap { pid_t($0) }
+        }
+        return (store, pid_t(try #require(backend)), allBackends)
+    }
+
+    /// A `setAndCommit` whose own statement goes unanswered (the store's
+    /// backends frozen, as behind a network that drops packets) fails by
+    /// its operation timeout, not after a second one spent waiting for the
+    /// worker, saying the write stays queued; the worker then commits it on
+    /// a new connection.
+    @Test func aCommitWhoseStatementGoesUnansweredEndsByItsTimeoutAndStaysQueued() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        // A longer timeout than the others', so that a loaded machine's late timers weigh less against it.
+        let options = PostgresStore.Options(operationTimeout: .seconds(5), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(250))
+        let (store, heldBackend, allBackends) = try await openStoreHoldingItsConnection(on: database, options: options)
+        try await store.setAndCommit("before", forKey: "motto")
+
+        let backends = try allBackends()
+        #expect(backends.contains(heldBackend))
+        // No new connection either, so the worker can not commit it behind the caller's back.
+        let role = database.configuration.username
+        _ = try database.psql("ALTER ROLE \(role) CONNECTION LIMIT 0")
+        for backend in backends { #expect(kill(backend, SIGSTOP) == 0) }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: StorageError.self) { try await store.setAndCommit("after", forKey: "motto") }
+        let waited = ContinuousClock.now - started
+        _ = try database.psql("ALTER ROLE \(role) CONNECTION LIMIT -1")
+        var failure: (any Error)?
+        do { try await commitOnceBack(store) } catch { failure = error }
+        for backend in backends { kill(backend, SIGCONT) }
+        if let failure { throw failure }
+
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("they stay queued") == true, "\(error?.message ?? "")")
+        // The bound is the operation timeout; a caller that waited for it again, for the worker, would wait twice as long.
+        #expect(waited >= options.operationTimeout && waited < options.operationTimeout * 1.75, "waited \(waited)")
+        #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "after")
+    }
+
+    /// A `modifyAndCommit` whose own statement was sent and went unanswered
+    /// says the outcome is unknown, not that nothing was written; the store
+    /// then reads the key again and agrees with the table.
+    @Test func aSwapWhoseStatementGoesUnansweredSaysTheOutcomeIsUnknown() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let (store, backend, _) = try await openStoreHoldingItsConnection(on: database)
+        let counter = store.reference(forKey: "counter", as: Int.self)
+        try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 }
+
+        #expect(kill(backend, SIGSTOP) == 0)
+        let error = await #expect(throws: StorageError.self) { try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 } }
+        kill(backend, SIGCONT)
+        #expect(error?.code == .timedOut)
+        #expect(error?.key == "counter")
+        #expect(error?.message.contains("unknown") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("nothing was written") == false, "\(error?.message ?? "")")
+
+        // Whatever the frozen statement does once resumed, the store goes on: the next increment lands.
+        let before = try await database.tableEntries(namespace: store.namespace)["counter"]
+        try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 }
+        let after = try await database.tableEntries(namespace: store.namespace)["counter"]
+        #expect(after != before, "\(String(describing: before)) → \(String(describing: after))")
+    }
+
+    /// Commits and swaps from many tasks at once, some sent by their callers
+    /// and some by the worker, with writes behind them, keep every
+    /// increment and end with the table and the store agreeing. The
+    /// blocking `modify` calls hold the cooperative pool's threads while they
+    /// wait: a caller's step that needed one of them to finish would stall
+    /// them all until their timeout, which fails the test.
+    @Test func callersAndTheWorkerTakeStepsInTurnWithoutLosingAnIncrement() async throws {
+        let database = try TestDatabase.shared()
+        let store = try await database.openStore(namespace: TestDatabase.uniqueNamespace(), options: Self.options)
+        let counter = store.reference(forKey: "counter", as: Int.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<25 {
+                        try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 }
+                        try store.set(round, forKey: "behind-\(task)")
+                        try await store.setAndCommit(round, forKey: "committed-\(task)")
+                        // A blocking swap goes through the worker.
+                        try counter.modify { $0 = ($0 ?? 0) + 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await store.commitPendingWrites()
+        let table = try await database.tableEntries(namespace: store.namespace)
+        #expect(table["counter"] == .signedInteger(400))
+        #expect(counter.value == 400)
+        for task in 0..<8 {
+            #expect(table["behind-\(task)"] == .signedInteger(24))
+            #expect(table["committed-\(task)"] == .signedInteger(24))
+        }
+    }
+
+    /// A graceful shutdown gives the held connection back to the pool:
+    /// `run()` returns at once, though the operation timeout, its bound for
+    /// tasks that do not end, is ten minutes.
+    @Test(.timeLimit(.minutes(1)))
+    func aGracefulShutdownGivesTheHeldConnectionBack() async throws {
+        let database = try TestDatabase.shared()
+        let store = try PostgresStore(
+            configuration: database.configuration, namespace: TestDatabase.uniqueNamespace(), options: .init(operationTimeout: .seconds(600)))
+        try await testGracefulShutdown { trigger in
+            let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
+            try await store.ready(timeout: .seconds(30))
+            try await store.backing.connectionFirstHeld.value(within: .seconds(30)) { _ in
+                StorageError(code: .timedOut, reason: "the store held no connection for its steps")
+            }
+            try await store.setAndCommit("sent by its caller", forKey: "motto")
+            trigger.triggerGracefulShutdown()
+            try await run.value
+        }
+        #expect(store.backing.state.withLock { $0.heldConnection == nil })
+        #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "sent by its caller")
+    }
+
+    /// Waits for the queued writes, trying again while the worker finds a connection; each try waits for the real commit.
+    private func commitOnceBack(_ store: PostgresStore) async throws {
+        for _ in 0..<15 {
+            do {
+                try await store.commitPendingWrites()
+                return
+            } catch let error as StorageError where error.code == .timedOut {
+                continue
+            }
+        }
+        try await store.commitPendingWrites()
+    }
+}
