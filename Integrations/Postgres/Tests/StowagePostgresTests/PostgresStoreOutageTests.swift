@@ -166,17 +166,4 @@ struct PostgresStoreOutageTests {
         if let failure { throw failure }
         #expect(try await database.tableEntries(namespace: namespace)["motto"] == "after")
     }
-
-    /// Waits for the queued writes, trying again while the server is still starting; each try waits for the real commit.
-    private func commitOnceBack(_ store: PostgresStore) async throws {
-        for _ in 0..<15 {
-            do {
-                try await store.commitPendingWrites()
-                return
-            } catch let error as StorageError where error.code == .timedOut {
-                continue
-            }
-        }
-        try await store.commitPendingWrites()
-    }
 }

@@ -161,17 +161,4 @@ struct PostgresStoreStepTests {
         #expect(store.backing.state.withLock { $0.heldConnection == nil })
         #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "sent by its caller")
     }
-
-    /// Waits for the queued writes, trying again while the worker finds a connection; each try waits for the real commit.
-    private func commitOnceBack(_ store: PostgresStore) async throws {
-        for _ in 0..<15 {
-            do {
-                try await store.commitPendingWrites()
-                return
-            } catch let error as StorageError where error.code == .timedOut {
-                continue
-            }
-        }
-        try await store.commitPendingWrites()
-    }
 }

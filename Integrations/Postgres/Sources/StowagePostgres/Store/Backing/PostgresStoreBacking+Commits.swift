@@ -123,6 +123,7 @@ extension PostgresStoreBacking {
                         try await withStepConnection(within: options.operationTimeout) { try await database.write(batch, on: $0) }
                     }
                 let (waiters, failedAttempts) = update { state in
+                    let failedAttempts = state.failedCommitAttempts
                     for (key, write) in latest {
                         if let revision = revisions[PostgresDatabase.databaseKey(key)] {
                             state.committed[key] = .init(value: write.value, revision: revision)
@@ -131,8 +132,7 @@ extension PostgresStoreBacking {
                     finish(writes, in: &state)
                     state.connection = .connected
                     state.lastError = nil
-                    defer { state.failedCommitAttempts = 0 }
-                    return (state.settle(through: writes[writes.count - 1].number), state.failedCommitAttempts)
+                    return (state.settle(through: writes[writes.count - 1].number), failedAttempts)
                 }
                 for waiter in waiters { waiter.resolve(.success(())) }
                 // Whoever lands them, the worker or a caller, says they landed after failed tries.
@@ -207,6 +207,7 @@ extension PostgresStoreBacking {
     /// Takes committed or refused writes off the queue.
     private func finish(_ writes: [State.PendingWrite], in state: inout State) {
         state.queue.removeFirst(writes.count)
+        state.failedCommitAttempts = 0
         for write in writes {
             let left = state.queuedWritesPerKey[write.key, default: 1] - 1
             state.queuedWritesPerKey[write.key] = left > 0 ? left : nil
