@@ -123,7 +123,7 @@ struct PostgresStoreStepTests {
                         try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 }
                         try store.set(round, forKey: "behind-\(task)")
                         try await store.setAndCommit(round, forKey: "committed-\(task)")
-                        // A blocking swap goes through the worker.
+                        // A blocking swap, which holds a thread of the pool while it waits.
                         try counter.modify { $0 = ($0 ?? 0) + 1 }
                     }
                 }

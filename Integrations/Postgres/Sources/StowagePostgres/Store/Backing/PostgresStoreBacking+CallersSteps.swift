@@ -15,17 +15,19 @@ import Stowage
 /// the answer, where it updates the store and answers its waiters, so it
 /// never waits for a thread of the cooperative pool or of the worker, which
 /// blocking callers may all hold while they wait for it. A caller sends its
-/// statement once, by its own deadline; on any failure the step stays
-/// queued and the worker, woken, takes it with its retries.
+/// statement once, by its own deadline. On any failure its writes stay
+/// queued and the worker, woken, sends them again with its retries (and
+/// refuses them, if the database does); a compare-and-swap is answered as
+/// the worker would answer it.
 extension PostgresStoreBacking {
     /// Starts committing the queued writes up to `through`, when the worker
     /// is idle and one statement's batch holds them all.
-    /// - Returns: the outcome to wait for, `true` once committed (or
-    ///   refused, and reported), `false` when they stay queued for the
-    ///   worker; `nil` when the caller may not take the step.
+    /// - Returns: the outcome to wait for, `true` once committed, `false`
+    ///   when they stay queued for the worker; `nil` when the caller may not
+    ///   take the step.
     func startCommitOnCallersThread(through: UInt64, by deadline: ContinuousClock.Instant) -> FirstOutcome<Bool>? {
         let writes = update { state -> [State.PendingWrite]? in
-            guard mayTakeStepsOnCallersThreads(state), case .write = state.queue.first else { return nil }
+            guard through > state.settledThrough, mayTakeStepsOnCallersThreads(state), case .write = state.queue.first else { return nil }
             let writes = state.writesAtFront(upTo: options.maximumBatchSize)
             guard let last = writes.last, last.number >= through else { return nil }
             state.stepInProgress = true
@@ -70,10 +72,13 @@ extension PostgresStoreBacking {
 
     /// Hands the queue back to the worker, and wakes it when there is something for it to do.
     private func endCallersStep() {
-        let hasWork = update { state in
+        let (hasWork, stepEnded) = update { state in
             state.stepInProgress = false
-            return !state.queue.isEmpty || state.resynchronizationRequested || !state.keysToRefresh.isEmpty || state.phase != .running
+            defer { state.stepEndedWaiter = nil }
+            let hasWork = !state.queue.isEmpty || state.resynchronizationRequested || !state.keysToRefresh.isEmpty || state.phase != .running
+            return (hasWork, state.stepEndedWaiter)
         }
+        stepEnded?.resolve(.success(()))
         if hasWork { wake.yield() }
     }
 }

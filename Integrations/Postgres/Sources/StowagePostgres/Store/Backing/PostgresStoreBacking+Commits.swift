@@ -52,8 +52,8 @@ extension PostgresStoreBacking {
 
     /// How long a queued write waits for its setter to commit it on its own
     /// thread (``startCommitOnCallersThread(through:by:)``) before the worker takes it:
-    /// long enough that a `setAndCommit` always finds it queued, short
-    /// beside a commit's round trip.
+    /// long enough that a `setAndCommit` finds it queued but on a very busy
+    /// machine, short beside a commit's round trip.
     static var writeBehindDelay: TimeAmount { .milliseconds(1) }
 
     /// The worker's scheduled wake: it takes the writes no caller committed.
@@ -102,7 +102,8 @@ extension PostgresStoreBacking {
     /// winning, trying again while the database is unreachable. A caller's
     /// own try (`callersDeadline` given) sends it once, by that deadline,
     /// and on any failure leaves the writes queued for the worker.
-    /// - Returns: whether the writes were committed, or refused and reported.
+    /// - Returns: whether the writes were committed, or (by the worker)
+    ///   refused and reported.
     @discardableResult
     func commit(_ writes: [State.PendingWrite], callersDeadline: ContinuousClock.Instant? = nil) async -> Bool {
         var latest: [String: State.PendingWrite] = [:]
@@ -206,7 +207,9 @@ extension PostgresStoreBacking {
 
     /// Takes committed or refused writes off the queue.
     private func finish(_ writes: [State.PendingWrite], in state: inout State) {
-        state.queue.removeFirst(writes.count)
+        // A store that stopped under this step accounted for its writes already.
+        guard state.phase != .stopped else { return }
+        state.removeFront(writes.count)
         state.failedCommitAttempts = 0
         for write in writes {
             let left = state.queuedWritesPerKey[write.key, default: 1] - 1

@@ -72,7 +72,7 @@ extension PostgresStoreBacking {
     /// statement may have been sent, and it waits for no worker.
     func perform(_ replacement: State.Replacement, onCallersThread: Bool = false) async {
         guard replacement.reply.start() else {
-            update { _ = $0.queue.removeFirst() }
+            update { $0.removeFront() }
             return
         }
         let plan = update { state -> [(key: String, text: String?, expectedRevision: Int64)]? in
@@ -86,7 +86,7 @@ extension PostgresStoreBacking {
             return items
         }
         guard let plan else {
-            update { _ = $0.queue.removeFirst() }
+            update { $0.removeFront() }
             replacement.reply.resolve(.success(false))
             return
         }
@@ -114,7 +114,7 @@ extension PostgresStoreBacking {
                         if let revision = revisions[key] { state.committed[key] = .init(value: new.value, revision: revision) }
                         if state.exposeCommittedValue(forKey: key) { changed.insert(key) }
                     }
-                    _ = state.queue.removeFirst()
+                    state.removeFront()
                     state.connection = .connected
                     return changed
                 }
@@ -130,7 +130,7 @@ extension PostgresStoreBacking {
                     fresh = try await withStepConnection(within: timeout, on: executor) { try await database.load(keys: keys, on: $0) }
                 }
                 let changed = absorb(fresh, keys: keys)
-                update { _ = $0.queue.removeFirst() }
+                update { $0.removeFront() }
                 announce(changed)
                 // A row that is not JSON can not be compared with; answering `false` would make modify try forever.
                 if let unreadable = fresh.unreadable.first(where: { $0.key.map(keys.contains) == true }) {
@@ -153,7 +153,7 @@ extension PostgresStoreBacking {
                     + "\(database.explanation(of: error)). \(outcome)",
                 underlyingError: DatabaseFailure.reportable(error))
             update { state in
-                _ = state.queue.removeFirst()
+                state.removeFront()
                 if mayHaveBeenSent { state.queue.insert(.reload(keys: keys, reply: nil), at: 0) }
             }
             if DatabaseFailure.isTransient(error) { noteFailure(error, doing: "could not reach the database") }

@@ -8,10 +8,15 @@ import StowageLocking
 /// Steps run one at a time, so one connection serves them all. Taking it
 /// from the pool for every statement cost a commit about a tenth of its
 /// time (the pool's bookkeeping and the idle timers it sets and cancels on
-/// each lease), and the pool would keep a connection idle for the store
-/// anyway. A task inside `run()` leases the connection the first load used,
-/// lends it to steps until it closes or the store stops, then waits for the
-/// step using it to end and gives it back; after a pause it leases another.
+/// each lease). A task inside `run()` leases the connection the first load
+/// used, lends it to steps until it closes or the store stops, then waits
+/// for the step using it to end and gives it back; after a pause it leases
+/// another. It costs a store one connection for as long as it runs, where
+/// the pool closed an idle one after a minute. A leased connection gets no
+/// keep-alive from the pool, so the holder sends one itself (`SELECT 1`)
+/// when no step used the connection for ``keepAliveInterval``: a middlebox
+/// that drops idle flows would otherwise break it unseen, and the next step
+/// would wait out its deadline.
 /// While none is held, steps lease from the pool as before. Reads of the
 /// history, which run beside the steps, always use the pool.
 extension PostgresStoreBacking {
@@ -20,7 +25,7 @@ extension PostgresStoreBacking {
     /// connection a timer on its event loop closes it (the holder then takes
     /// another), as ``PostgresDatabase/withConnection(within:gate:on:_:)``
     /// does for the pool's. `executor` runs `body` when it goes to the pool;
-    /// on the held connection it runs in the calling task.
+    /// on the held connection, on `executor` too, in a task that races the deadline.
     func withStepConnection<Value: Sendable>(
         within timeout: Duration, gate: StatementGate = StatementGate(), on executor: any TaskExecutor = StoreExecutor.shared,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
@@ -32,6 +37,7 @@ extension PostgresStoreBacking {
             return connection
         }
         guard let held else { return try await database.withConnection(within: timeout, gate: gate, on: executor, body) }
+        update { $0.heldConnectionLastUsed = .now }
         defer { freeHeldConnection() }
         // A deadline that closed the gate first means the statement is never sent.
         guard gate.lease(held) else { throw DatabaseFailure.NotSent(cause: DatabaseFailure.NoAnswer(timeout: timeout)) }
@@ -42,9 +48,11 @@ extension PostgresStoreBacking {
             do { outcome.resolve(.success(try await body(held))) } catch { outcome.resolve(.failure(error)) }
         }
         let timer = held.eventLoop.scheduleTask(in: TimeAmount(saturating: timeout)) {
+            // Closed first, so the next step does not take a connection about to close.
+            let closed: EventLoopFuture<Void> = held.close()
             guard outcome.resolve(.failure(DatabaseFailure.NoAnswer(timeout: timeout))) else { return }
+            _ = closed
             work.cancel()
-            let _: EventLoopFuture<Void> = held.close()
         }
         defer { timer.cancel() }
         // A store that stops at once does not wait for the statement either.
@@ -86,7 +94,7 @@ extension PostgresStoreBacking {
                     guard lent else { return }
                     connectionFirstHeld.resolve(.success(()))
                     connection.closeFuture.whenComplete { _ in recalled.resolve(.success(())) }
-                    _ = try? await recalled.value()
+                    await keepAlive(until: recalled)
                     await giveBackHeldConnection()
                 }
                 delay = options.initialRetryDelay
@@ -94,6 +102,28 @@ extension PostgresStoreBacking {
                 // The pool could not lease one; the steps' own statements say why.
             }
             if !Task.isCancelled, state.withLock({ $0.phase == .running }) { await pause(&delay) }
+        }
+    }
+
+    /// How long the held connection may go unused before the holder sends it a keep-alive: postgres-nio's default.
+    static var keepAliveInterval: Duration { .seconds(30) }
+
+    /// Waits until `recalled` is given, sending the held connection a
+    /// keep-alive whenever no step used it for ``keepAliveInterval``; one
+    /// that goes unanswered closes it, which recalls it.
+    private func keepAlive(until recalled: PendingReply<Void>) async {
+        while true {
+            do {
+                try await recalled.value(within: Self.keepAliveInterval) { _ in StorageError(code: .timedOut, reason: "no step for a while") }
+                return
+            } catch {
+                let idle = state.withLock { state in state.heldConnectionLastUsed.map { ContinuousClock.now - $0 >= Self.keepAliveInterval } ?? true }
+                guard idle else { continue }
+                let database = database
+                _ = try? await withStepConnection(within: options.operationTimeout) { connection in
+                    for try await _ in try await connection.query("SELECT 1", logger: database.logger) {}
+                }
+            }
         }
     }
 

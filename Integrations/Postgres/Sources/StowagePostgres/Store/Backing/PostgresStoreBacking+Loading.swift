@@ -81,7 +81,7 @@ extension PostgresStoreBacking {
     /// Reads the namespace (or `keys`) again; the store's own rereads try until they succeed.
     func reload(keys: Set<String>?, reply: PendingReply<Void>?) async {
         if let reply, !reply.start() {
-            update { _ = $0.queue.removeFirst() }
+            update { $0.removeFront() }
             return
         }
         var delay = options.initialRetryDelay
@@ -93,7 +93,7 @@ extension PostgresStoreBacking {
                 }
                 let changed = absorb(loaded, keys: keys)
                 let outage = update { state in
-                    _ = state.queue.removeFirst()
+                    state.removeFront()
                     state.connection = .connected
                     return keys == nil ? state.endDisconnection() : nil
                 }
@@ -105,7 +105,7 @@ extension PostgresStoreBacking {
                 guard !Task.isCancelled else { return }
                 noteFailure(error, doing: "could not reload")
                 guard reply == nil, state.withLock({ $0.phase == .running }) else {
-                    update { _ = $0.queue.removeFirst() }
+                    update { $0.removeFront() }
                     reply?.resolve(
                         .failure(
                             StorageError(

@@ -4,7 +4,8 @@ import Stowage
 import StowageLocking
 
 /// Running and stopping: every task of the store runs inside ``run()``,
-/// and ends with it.
+/// and ends with it; a caller's step, which runs on the caller's behalf,
+/// is waited for too.
 extension PostgresStoreBacking {
     /// Where a store is in its life, as ``PostgresStoreState/phase`` records it.
     enum Phase: Sendable, Equatable {
@@ -96,6 +97,24 @@ extension PostgresStoreBacking {
         let poolEnded = await Self.ended(pool, unlessGivenUp: givenUp)
         // The holder gave its connection back when the store began stopping, and ends once the pool has stopped.
         let holderEnded = await Self.ended(holder, unlessGivenUp: givenUp)
+        // A caller's step still running (on its own task, not one of run()'s) ends by its deadline; wait for it too.
+        if let stepEnded = update({ state -> PendingReply<Void>? in
+            guard state.stepInProgress, state.stepEndedWaiter == nil else { return nil }
+            let stepEnded = PendingReply<Void>()
+            state.stepEndedWaiter = stepEnded
+            return stepEnded
+        }) {
+            let race = FirstOutcome<Void>()
+            Task.detached(executorPreference: StoreExecutor.shared) {
+                _ = try? await stepEnded.value()
+                race.resolve(.success(()))
+            }
+            Task.detached(executorPreference: StoreExecutor.shared) {
+                _ = try? await givenUp.value()
+                race.resolve(.success(()))
+            }
+            _ = try? await race.value()
+        }
         // Releases the waits above that lost their race.
         givenUp.resolve(.success(()))
         if !workerEnded || !poolEnded || !holderEnded {

@@ -7,8 +7,9 @@ import StowageLocking
 ///
 /// Its concerns live one per file: running and stopping
 /// (`+Run`), the worker's loop (`+Worker`), queued writes and their commits
-/// (`+Commits`), compare-and-swaps (`+CompareAndSwap`), loading and
-/// readiness (`+Loading`), what the listener tells it and the reads that
+/// (`+Commits`), compare-and-swaps (`+CompareAndSwap`), the connection its
+/// steps run on (`+HeldConnection`), the steps callers take themselves
+/// (`+CallersSteps`), loading and readiness (`+Loading`), what the listener tells it and the reads that
 /// follow (`+Listening`), and reports (`+Reports`). All of them share one
 /// lock, `state`'s.
 final class PostgresStoreBacking: Sendable {

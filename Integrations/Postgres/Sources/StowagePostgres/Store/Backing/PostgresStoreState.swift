@@ -5,7 +5,7 @@ import Stowage
 /// (the backing's `state`): the only lock of a store's own.
 ///
 /// `visible` is what reads return: the committed value of each key, with
-/// the writes still queued for it laid over. The worker takes work from
+/// the writes still queued for it laid over. Steps (the worker's, or a caller's) take work from
 /// the front of `queue`, in order, so a compare-and-swap runs after every
 /// write queued before it and before every write queued after it.
 struct PostgresStoreState {
@@ -16,7 +16,7 @@ struct PostgresStoreState {
         var revision: Int64
     }
 
-    /// A write queued by a setter, committed by the worker in a batch.
+    /// A write queued by a setter, committed in a batch by the worker or by a caller waiting for it.
     struct PendingWrite {
         let number: UInt64
         let key: String
@@ -28,7 +28,7 @@ struct PostgresStoreState {
         let author: String?
     }
 
-    /// A compare-and-swap of one or more keys, answered by the worker.
+    /// A compare-and-swap of one or more keys, answered by the worker or by its caller.
     struct Replacement {
         let expected: [String: StoredValue?]
         let replacements: [String: (value: StoredValue?, text: String?)]
@@ -73,6 +73,8 @@ struct PostgresStoreState {
     }
     /// Where the store is in its life: before, during or after `run()`.
     var phase = PostgresStoreBacking.Phase.notStarted
+    /// Given when a caller's step ends, to a `run()` that waits for it before the store stops.
+    var stepEndedWaiter: PendingReply<Void>?
     /// Whether a step (the queue's front, or a read) is being performed: by
     /// the worker, or by a caller that commits its own writes or runs its
     /// own compare-and-swap. One at a time, so steps keep the queue's order.
@@ -80,6 +82,8 @@ struct PostgresStoreState {
     /// The connection the store holds for its steps while it runs (see
     /// `+HeldConnection`); `nil` while it has none, or gives it back.
     var heldConnection: PostgresConnection?
+    /// When a step last took ``heldConnection``, for its keep-alive.
+    var heldConnectionLastUsed: ContinuousClock.Instant?
     /// Whether a step is using ``heldConnection``.
     var heldConnectionInUse = false
     /// Given when the step using the held connection is done with it, to the holder waiting to give it back.
@@ -122,7 +126,7 @@ struct PostgresStoreState {
     var readsPausedUntil: ContinuousClock.Instant?
     /// The pause after the next failed read; `nil` after a success.
     var readRetryDelay: Duration?
-    /// Keys whose compare-and-swap the worker is running: like keys with
+    /// Keys whose compare-and-swap is running: like keys with
     /// writes queued, their notices wait for its outcome.
     var keysBeingReplaced: Set<String> = []
     /// The newest revision notices named for keys with writes queued: the
@@ -132,6 +136,13 @@ struct PostgresStoreState {
     /// Those who watch the store's status.
     var statusWatchers: [UInt64: AsyncStream<PostgresStore.Status>.Continuation] = [:]
     var nextWatcherID: UInt64 = 0
+
+    /// Takes the step just performed off the queue's front: `count`
+    /// operations, or what is left once a stopped store emptied the queue
+    /// under a step it no longer waited for.
+    mutating func removeFront(_ count: Int = 1) {
+        queue.removeFirst(min(count, queue.count))
+    }
 
     /// The run of writes at the queue's front, at most `limit`: one statement's batch.
     func writesAtFront(upTo limit: Int) -> [PendingWrite] {
@@ -194,7 +205,7 @@ struct PostgresStoreState {
         var changed: Set<String> = []
         for (key, row) in rows {
             // Taken as it is, even with a lower revision than held: reads and commits run one after
-            // another on the worker, so a row read is never older than one it committed, and a lower
+            // another as steps, so a row read is never older than one it committed, and a lower
             // revision means the database's went back (a restored backup, a failover), which the
             // store must follow or a modify would retry against a revision that no longer exists.
             if let row {
