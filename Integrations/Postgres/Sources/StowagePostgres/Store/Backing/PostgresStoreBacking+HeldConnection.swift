@@ -13,10 +13,9 @@ import StowageLocking
 /// for the step using it to end and gives it back; after a pause it leases
 /// another. It costs a store one connection for as long as it runs, where
 /// the pool closed an idle one after a minute. A leased connection gets no
-/// keep-alive from the pool, so the holder sends one itself (`SELECT 1`)
-/// when no step used the connection for ``keepAliveInterval``: a middlebox
-/// that drops idle flows would otherwise break it unseen, and the next step
-/// would wait out its deadline.
+/// keep-alive from the pool: behind a middlebox that drops idle flows it
+/// can break unseen, and the next step then waits out its deadline before
+/// the holder replaces it (a known limit, not yet mended).
 /// While none is held, steps lease from the pool as before. Reads of the
 /// history, which run beside the steps, always use the pool.
 extension PostgresStoreBacking {
@@ -37,7 +36,6 @@ extension PostgresStoreBacking {
             return connection
         }
         guard let held else { return try await database.withConnection(within: timeout, gate: gate, on: executor, body) }
-        update { $0.heldConnectionLastUsed = .now }
         defer { freeHeldConnection() }
         // A deadline that closed the gate first means the statement is never sent.
         guard gate.lease(held) else { throw DatabaseFailure.NotSent(cause: DatabaseFailure.NoAnswer(timeout: timeout)) }
@@ -94,7 +92,7 @@ extension PostgresStoreBacking {
                     guard lent else { return }
                     connectionFirstHeld.resolve(.success(()))
                     connection.closeFuture.whenComplete { _ in recalled.resolve(.success(())) }
-                    await keepAlive(until: recalled)
+                    _ = try? await recalled.value()
                     await giveBackHeldConnection()
                 }
                 delay = options.initialRetryDelay
@@ -102,28 +100,6 @@ extension PostgresStoreBacking {
                 // The pool could not lease one; the steps' own statements say why.
             }
             if !Task.isCancelled, state.withLock({ $0.phase == .running }) { await pause(&delay) }
-        }
-    }
-
-    /// How long the held connection may go unused before the holder sends it a keep-alive: postgres-nio's default.
-    static var keepAliveInterval: Duration { .seconds(30) }
-
-    /// Waits until `recalled` is given, sending the held connection a
-    /// keep-alive whenever no step used it for ``keepAliveInterval``; one
-    /// that goes unanswered closes it, which recalls it.
-    private func keepAlive(until recalled: PendingReply<Void>) async {
-        while true {
-            do {
-                try await recalled.value(within: Self.keepAliveInterval) { _ in StorageError(code: .timedOut, reason: "no step for a while") }
-                return
-            } catch {
-                let idle = state.withLock { state in state.heldConnectionLastUsed.map { ContinuousClock.now - $0 >= Self.keepAliveInterval } ?? true }
-                guard idle else { continue }
-                let database = database
-                _ = try? await withStepConnection(within: options.operationTimeout) { connection in
-                    for try await _ in try await connection.query("SELECT 1", logger: database.logger) {}
-                }
-            }
         }
     }
 

@@ -82,8 +82,6 @@ struct PostgresStoreState {
     /// The connection the store holds for its steps while it runs (see
     /// `+HeldConnection`); `nil` while it has none, or gives it back.
     var heldConnection: PostgresConnection?
-    /// When a step last took ``heldConnection``, for its keep-alive.
-    var heldConnectionLastUsed: ContinuousClock.Instant?
     /// Whether a step is using ``heldConnection``.
     var heldConnectionInUse = false
     /// Given when the step using the held connection is done with it, to the holder waiting to give it back.
