@@ -128,14 +128,14 @@ struct WriteBenchmarks {
                 return samples
             }
         case .storeStatement:
-            // The text of PostgresSchema.callWriteCommitted (internal to the store), as the store sends a lone write.
+            // The text of PostgresSchema.callWriteOneCommitted (internal to the store), as the store sends a lone write.
             for value in values {
                 samples.append(
                     try await measureAsync {
                         let rows = try await client.query(
-                            "CALL stowage.write_committed(\(namespace), \([key])::text[], \([String(value)])::text[], \([false])::boolean[], ''::text, NULL, NULL)",
+                            "CALL stowage.write_one_committed(\(namespace), \(key), \(String(value))::text, ''::text, NULL)",
                             logger: BenchmarkDatabase.silentLogger)
-                        for try await _ in rows.decode(([String]?, [Int64]?).self) {}
+                        for try await _ in rows.decode(Int64.self) {}
                     })
             }
         }

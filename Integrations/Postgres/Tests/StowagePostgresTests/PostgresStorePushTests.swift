@@ -49,7 +49,7 @@ struct PostgresStorePushTests {
             DROP FUNCTION \(schema).notify_change(); DROP FUNCTION \(schema).change_notice(text, text, bigint, boolean, text);
             DELETE FROM \(schema).schema_versions WHERE component = 'notifications';
             DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).replace_committed; DROP PROCEDURE \(schema).swap_committed;
-            DELETE FROM \(schema).schema_versions WHERE component = 'writes'
+            DROP PROCEDURE \(schema).write_one_committed; DELETE FROM \(schema).schema_versions WHERE component = 'writes'
             """)
         return schema
     }
@@ -65,14 +65,14 @@ struct PostgresStorePushTests {
         try await first.setAndCommit(1, forKey: "count")
         try database.psql(
             """
-            DROP PROCEDURE \(schema).swap_committed;
+            DROP PROCEDURE \(schema).swap_committed; DROP PROCEDURE \(schema).write_one_committed;
             UPDATE \(schema).schema_versions SET version = 1 WHERE component = 'writes'
             """)
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
-        #expect(try database.psql("SELECT version FROM \(schema).schema_versions WHERE component = 'writes'") == "2")
+        #expect(try database.psql("SELECT version FROM \(schema).schema_versions WHERE component = 'writes'") == "3")
         #expect(
             try database.psql("SELECT proname || ' ' || pronargs FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p' ORDER BY 1")
-                == "replace_committed 6\nswap_committed 8\nwrite_committed 7")
+                == "replace_committed 6\nswap_committed 8\nwrite_committed 7\nwrite_one_committed 5")
         try database.psql("UPDATE \(schema).entries SET value = '5' WHERE namespace = 'one' AND key = 'count'")
         try await store.reference(forKey: "count", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
         #expect(try database.psql("SELECT value FROM \(schema).entries WHERE namespace = 'one' AND key = 'count'") == "6")
@@ -87,9 +87,9 @@ struct PostgresStorePushTests {
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
         #expect(
             try database.psql("SELECT component || ' ' || version FROM \(schema).schema_versions ORDER BY component")
-                == "entries 1\nhistory 1\nnotifications 2\nwrites 2"
+                == "entries 1\nhistory 1\nnotifications 2\nwrites 3"
         )
-        #expect(try database.psql("SELECT count(*) FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p'") == "3")
+        #expect(try database.psql("SELECT count(*) FROM pg_proc WHERE pronamespace = '\(schema)'::regnamespace AND prokind = 'p'") == "4")
         #expect(try database.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = '\(schema).entries'::regclass AND tgname LIKE 'notify_%'") == "2")
         _ = try await firstElement(of: store.statusUpdates()) { $0 == Self.live }
         let changes = store.changes
@@ -144,7 +144,8 @@ extension PostgresStorePushTests {
         let password = UUID().uuidString
         try database.psql(
             """
-            REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed, \(schema).swap_committed FROM PUBLIC;
+            REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed, \(schema).swap_committed,
+                \(schema).write_one_committed FROM PUBLIC;
             CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
             GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
             GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
@@ -172,7 +173,7 @@ extension PostgresStorePushTests {
         let schema = "dropped_\(UUID().uuidString.prefix(8).lowercased())"
         let store = try await database.openStore(namespace: "one", options: .init(schema: schema))
         try await store.setAndCommit(1, forKey: "before")
-        try database.psql("DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).swap_committed")
+        try database.psql("DROP PROCEDURE \(schema).write_committed; DROP PROCEDURE \(schema).swap_committed; DROP PROCEDURE \(schema).write_one_committed")
         let recorder = RecordedReports.errors
         try await store.setAndCommit(2, forKey: "after")
         let counter = store.reference(forKey: "counter", as: Int.self)

@@ -24,6 +24,9 @@ struct PostgresDatabase: Sendable {
     /// ``prepareTables(on:)``; until then, and in tables a DBA made without
     /// them, a lone statement is confirmed by a second question.
     let hasWriteProcedures = Locked(false)
+    /// Whether it also has the procedure for one key (version 3 of
+    /// `writes`), which a lone write calls instead of the batch's.
+    let hasOneKeyWriteProcedure = Locked(false)
 
     typealias Row = PostgresStoreState.CommittedEntry
     /// Rows read from the table by key, and the rows whose value is not
@@ -106,16 +109,16 @@ struct PostgresDatabase: Sendable {
         let installed = try await installedVersions(on: connection)
         if let entries = installed.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
         if installed.isCurrent {
-            hasWriteProcedures.withLock { $0 = installed.mayCallWriteProcedures }
+            noteCallableWriteProcedures(installed)
             return nil
         }
         do {
             var lock = PostgresBindings()
             lock.append(schema.setupLockID)
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock($1)", binds: lock), logger: logger)
-            let mayCallWriteProcedures: Bool
+            let callable: InstalledVersions
             do {
-                mayCallWriteProcedures = try await connection.withTransaction(logger: logger) { connection in
+                callable = try await connection.withTransaction(logger: logger) { connection in
                     // Again, under the lock: another process may have done it meanwhile.
                     let locked = try await installedVersions(on: connection)
                     if let entries = locked.entries, entries > PostgresSchema.currentVersion { throw newerTables(entries) }
@@ -129,20 +132,22 @@ struct PostgresDatabase: Sendable {
                         try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.oneStatement(statements)), logger: logger)
                     }
                     // Procedures this role just made are its own.
-                    return addsWriteProcedures || locked.mayCallWriteProcedures
+                    var callable = locked
+                    if addsWriteProcedures { (callable.mayCallWriteProcedures, callable.mayCallOneKeyWrite) = (true, true) }
+                    return callable
                 }
             } catch {
                 await releaseSetupLock(lock, on: connection)
                 throw error
             }
             await releaseSetupLock(lock, on: connection)
-            hasWriteProcedures.withLock { $0 = mayCallWriteProcedures }
+            noteCallableWriteProcedures(callable)
             return nil
         } catch  where installed.entries != nil && !DatabaseFailure.isTransient(error) && !(DatabaseFailure.unwrapped(error) is StorageError) {
             // Triggers of an earlier version notify all the same, without values: nothing is lost but the opt-in.
             // Tables a DBA made without the history open without it: changes are not recorded, which the history's readers are told.
             // Without the write procedures, a lone statement's commit is confirmed by a second question.
-            hasWriteProcedures.withLock { $0 = installed.mayCallWriteProcedures }
+            noteCallableWriteProcedures(installed)
             if installed.notifications != nil { return nil }
             return StorageError(
                 code: .storeFailure,
@@ -164,6 +169,11 @@ struct PostgresDatabase: Sendable {
         }
     }
 
+    private func noteCallableWriteProcedures(_ installed: InstalledVersions) {
+        hasWriteProcedures.withLock { $0 = installed.mayCallWriteProcedures }
+        hasOneKeyWriteProcedure.withLock { $0 = installed.mayCallWriteProcedures && installed.mayCallOneKeyWrite }
+    }
+
     private func newerTables(_ version: Int32) -> StorageError {
         StorageError(
             code: .migrationFailed,
@@ -172,13 +182,16 @@ struct PostgresDatabase: Sendable {
     }
 
     /// The versions recorded in `schema_versions` of each component
-    /// (`nil` where missing), and whether this role may call the write procedures.
+    /// (`nil` where missing), and which write procedures this role may call.
     private struct InstalledVersions {
         var entries: Int32?
         var notifications: Int32?
         var history: Int32?
         var writes: Int32?
+        /// `write_committed` and `swap_committed`, which every release since version 1 of `writes` calls.
         var mayCallWriteProcedures = false
+        /// `write_one_committed` (version 3).
+        var mayCallOneKeyWrite = false
 
         /// Whether every component is at the version this release makes.
         var isCurrent: Bool {
@@ -195,11 +208,14 @@ struct PostgresDatabase: Sendable {
         var versions = InstalledVersions()
         var exists = false
         let found = try await connection.query(
-            PostgresQuery(unsafeSQL: "SELECT to_regclass($1) IS NOT NULL, (\(schema.countCallableWriteProcedures(schemaParameter: 2)))", binds: binds),
+            PostgresQuery(
+                unsafeSQL: "SELECT to_regclass($1) IS NOT NULL, callable.* FROM (\(schema.countCallableWriteProcedures(schemaParameter: 2))) AS callable",
+                binds: binds),
             logger: logger)
-        for try await (table, callable) in found.decode((Bool, Int64).self) {
+        for try await (table, callable, callableOneKey) in found.decode((Bool, Int64, Int64).self) {
             exists = table
             versions.mayCallWriteProcedures = callable == 2
+            versions.mayCallOneKeyWrite = callableOneKey == 1
         }
         guard exists else { return versions }
         for try await (component, version) in try await connection.query(PostgresQuery(unsafeSQL: schema.selectVersions), logger: logger).decode(
@@ -251,6 +267,21 @@ struct PostgresDatabase: Sendable {
         let batch = unsorted.sorted { Self.databaseKey($0.key) < Self.databaseKey($1.key) }
         var binds = PostgresBindings()
         binds.append(namespace)
+        if batch.count == 1, hasOneKeyWriteProcedure.withLock({ $0 }) {
+            var call = binds
+            call.append(Self.databaseKey(batch[0].key))
+            call.append(batch[0].text)
+            call.append(author)
+            do {
+                var revisions: [String: Int64] = [:]
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callWriteOneCommitted, binds: call), logger: logger)
+                for try await revision in rows.decode(Int64.self) { revisions[Self.databaseKey(batch[0].key)] = revision }
+                return revisions
+            } catch  where Self.isMissingProcedure(error) {
+                // The batch's procedure, or statements, write it.
+                hasOneKeyWriteProcedure.withLock { $0 = false }
+            }
+        }
         if hasWriteProcedures.withLock({ $0 }) {
             var call = binds
             call.append(batch.map { Self.databaseKey($0.key) })

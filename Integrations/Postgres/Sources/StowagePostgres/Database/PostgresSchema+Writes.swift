@@ -12,7 +12,7 @@
 /// what it may write with the statements.
 extension PostgresSchema {
     /// The version of the write procedures, recorded apart from the entries'.
-    static let writesVersion: Int32 = 2
+    static let writesVersion: Int32 = 3
 
     /// Version 1: `write_committed`, the batch upsert of ``upsertBatch``,
     /// and `replace_committed`, the one-key compare-and-swap of
@@ -25,6 +25,12 @@ extension PostgresSchema {
     /// own: under contention that read was a second statement per miss.
     /// `replace_committed` stays for servers of the earlier release, which
     /// call it during a rolling upgrade.
+    ///
+    /// Version 3 adds `write_one_committed`, the upsert of one key, for the
+    /// commonest batch: a lone write. Without arrays to build, parse and
+    /// `unnest`, and without gathering its answer into arrays, it made 6% more
+    /// commits a second than `write_committed` with one key (pgbench, one
+    /// client, the extended protocol, on the benchmarks' server).
     var createWrites: [String] {
         [
             """
@@ -41,6 +47,20 @@ extension PostgresSchema {
                     ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
                     RETURNING e.key, e.revision)
                 SELECT array_agg(written.key), array_agg(written.revision) INTO written_keys, revisions FROM written;
+                COMMIT;
+            END
+            $$
+            """,
+            """
+            CREATE OR REPLACE PROCEDURE \(quoted).write_one_committed(
+                p_namespace text, p_key text, p_value text, p_author text, INOUT written_revision bigint DEFAULT NULL)
+            LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            BEGIN
+                PERFORM set_config('stowage.author', p_author, true);
+                INSERT INTO \(entries) AS e (namespace, key, value, removed) VALUES (p_namespace, p_key, p_value, p_value IS NULL)
+                ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, removed = EXCLUDED.removed
+                RETURNING e.revision INTO written_revision;
                 COMMIT;
             END
             $$
@@ -91,13 +111,17 @@ extension PostgresSchema {
         """
     }
 
-    /// How many of the two procedures this release calls are in the schema named by parameter
-    /// `$n` and may be called by this role, which a DBA may have revoked
-    /// (`REVOKE EXECUTE … FROM PUBLIC`): a count, for a subquery.
+    /// How many of the two procedures every batch and compare-and-swap
+    /// calls, and how many of the one-key write's (0 or 1), are in the
+    /// schema named by parameter `$n` and may be called by this role, which
+    /// a DBA may have revoked (`REVOKE EXECUTE … FROM PUBLIC`): two counts,
+    /// for a select list. Counted apart, so that tables at an earlier version
+    /// of `writes`, which this role may not upgrade, keep the procedures they have.
     func countCallableWriteProcedures(schemaParameter n: Int) -> String {
         """
-        SELECT count(*) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-        WHERE n.nspname = $\(n) AND p.prokind = 'p' AND p.proname IN ('write_committed', 'swap_committed')
+        SELECT count(*) FILTER (WHERE p.proname IN ('write_committed', 'swap_committed')), count(*) FILTER (WHERE p.proname = 'write_one_committed')
+        FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = $\(n) AND p.prokind = 'p' AND p.proname IN ('write_committed', 'swap_committed', 'write_one_committed')
         AND has_function_privilege(p.oid, 'EXECUTE')
         """
     }
@@ -106,6 +130,10 @@ extension PostgresSchema {
     /// `$4` says removed), `$4` removals, `$5` author (empty: none); one row
     /// of the keys written and their revisions, sent once committed.
     var callWriteCommitted: String { "CALL \(quoted).write_committed($1, $2::text[], $3::text[], $4::boolean[], $5::text, NULL, NULL)" }
+
+    /// `$1` namespace, `$2` key, `$3` value as JSON text (`NULL`: remove),
+    /// `$4` author (empty: none); one row of the key's new revision, sent once committed.
+    var callWriteOneCommitted: String { "CALL \(quoted).write_one_committed($1, $2, $3::text, $4::text, NULL)" }
 
     /// `$1` namespace, `$2` key, `$3` value as JSON text (`NULL`: remove),
     /// `$4` the revision expected (0: no row), `$5` author; one row, sent
