@@ -106,6 +106,39 @@ struct PostgresStoreStepTests {
         #expect(after != before, "\(String(describing: before)) → \(String(describing: after))")
     }
 
+    /// A held connection gone silent while idle (its backend frozen, as
+    /// behind a middlebox that dropped the idle flow) is found by the
+    /// keep-alive, closed by its question's deadline and replaced, so the
+    /// next commit takes no longer than on a healthy connection. Before, the
+    /// connection stayed held until a step waited out its own deadline on it.
+    @Test func aHeldConnectionGoneSilentWhileIdleIsReplacedBeforeTheNextCommit() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let options = PostgresStore.Options(
+            operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(250),
+            heartbeatInterval: .milliseconds(200))
+        let (store, heldBackend, _) = try await openStoreHoldingItsConnection(on: database, options: options)
+        try await store.setAndCommit("before", forKey: "motto")
+        let silent = try #require(store.backing.state.withLock { $0.heldConnection })
+
+        #expect(kill(heldBackend, SIGSTOP) == 0)
+        defer { kill(heldBackend, SIGCONT) }
+        // Idle 0.2 s, then a question unanswered for 2 s: closed within some 2.2 s; 20 s is the test's bound, not a pause.
+        let outcome = FirstOutcome<Bool>()
+        silent.closeFuture.whenComplete { _ in outcome.resolve(.success(true)) }
+        let bound = silent.eventLoop.scheduleTask(in: .seconds(20)) { outcome.resolve(.success(false)) }
+        let closed = try await outcome.value()
+        bound.cancel()
+        #expect(closed, "the silent held connection was not closed within 20 s")
+
+        let started = ContinuousClock.now
+        try await store.setAndCommit("after", forKey: "motto")
+        let waited = ContinuousClock.now - started
+        #expect(waited < options.operationTimeout / 2, "waited \(waited)")
+        #expect(store.backing.state.withLock { $0.heldConnection !== silent })
+        #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "after")
+    }
+
     /// Commits and swaps from many tasks at once, some sent by their callers
     /// and some by the worker, with writes behind them, keep every
     /// increment and end with the table and the store agreeing. The

@@ -33,9 +33,11 @@ extension PostgresStore {
         /// How often the store reads its whole namespace again, as a safety
         /// net for changes it could have missed; `nil`: never on its own.
         public var resynchronizationInterval: Duration?
-        /// How often the listening connection is asked a question, so that
-        /// one gone silent without closing (a network that drops packets) is
-        /// found within this and ``operationTimeout``, and replaced.
+        /// How often the listening connection, and the connection the store
+        /// holds for its statements once it has been idle this long, are
+        /// asked a question, so that one gone silent without closing (a
+        /// network that drops packets) is found within this and
+        /// ``operationTimeout``, and replaced.
         public var heartbeatInterval: Duration
         /// Who the history records as the author of this store's writes when
         /// the writer names none (`ChangeAuthor`): a service's name, say.

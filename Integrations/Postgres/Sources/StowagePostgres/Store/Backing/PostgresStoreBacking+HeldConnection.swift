@@ -13,9 +13,12 @@ import StowageLocking
 /// for the step using it to end and gives it back; after a pause it leases
 /// another. It costs a store one connection for as long as it runs, where
 /// the pool closed an idle one after a minute. A leased connection gets no
-/// keep-alive from the pool: behind a middlebox that drops idle flows it
-/// can break unseen, and the next step then waits out its deadline before
-/// the holder replaces it (a known limit, not yet mended).
+/// keep-alive from the pool, so the holder keeps it alive itself: once it
+/// has been idle for `heartbeatInterval`, it asks `SELECT 1` on it, within
+/// the operation timeout, as the listener does on its own connection. One
+/// gone silent (a middlebox that dropped the idle flow, a frozen server) is
+/// then closed by the question's deadline and replaced, before a step needs
+/// it, instead of making the next step wait out its own deadline.
 /// While none is held, steps lease from the pool as before. Reads of the
 /// history, which run beside the steps, always use the pool.
 extension PostgresStoreBacking {
@@ -67,6 +70,7 @@ extension PostgresStoreBacking {
     private func freeHeldConnection() {
         let freed = update { state in
             state.heldConnectionInUse = false
+            state.heldConnectionLastUsed = .now
             defer { state.heldConnectionFreed = nil }
             return state.heldConnectionFreed
         }
@@ -79,20 +83,20 @@ extension PostgresStoreBacking {
         _ = try? await firstLoadDone.value()
         var delay = options.initialRetryDelay
         while !Task.isCancelled, state.withLock({ $0.phase == .running }) {
-            let recalled = PendingReply<Void>()
             do {
                 // The connection is lent out of this closure, and used only while it runs.
                 try await database.client.withConnection { connection in
                     let lent = update { state -> Bool in
                         guard state.phase == .running else { return false }
                         state.heldConnection = connection
-                        state.heldConnectionRecalled = recalled
+                        state.heldConnectionRecalled = false
+                        state.heldConnectionLastUsed = .now
                         return true
                     }
                     guard lent else { return }
                     connectionFirstHeld.resolve(.success(()))
-                    connection.closeFuture.whenComplete { _ in recalled.resolve(.success(())) }
-                    _ = try? await recalled.value()
+                    connection.closeFuture.whenComplete { [self] _ in recallHeldConnection(ifStill: connection) }
+                    await keepAlive(connection)
                     await giveBackHeldConnection()
                 }
                 delay = options.initialRetryDelay
@@ -103,11 +107,39 @@ extension PostgresStoreBacking {
         }
     }
 
+    /// Asks `SELECT 1` on the held connection whenever it has been idle for
+    /// `heartbeatInterval`, until it is recalled. A question without an
+    /// answer by the operation timeout closes it (the step's deadline does),
+    /// which recalls it.
+    private func keepAlive(_ connection: PostgresConnection) async {
+        let interval = options.heartbeatInterval
+        let logger = database.logger
+        while true {
+            let wake = FirstOutcome<Void>()
+            let recalled = update { state -> Bool in
+                if !state.heldConnectionRecalled { state.heldConnectionWake = wake }
+                return state.heldConnectionRecalled
+            }
+            guard !recalled else { return }
+            let timer = connection.eventLoop.scheduleTask(in: TimeAmount(saturating: interval)) { wake.resolve(.success(())) }
+            _ = try? await wake.value()
+            timer.cancel()
+            let idle = update { state in
+                !state.heldConnectionRecalled && !state.heldConnectionInUse && ContinuousClock.now - state.heldConnectionLastUsed >= interval
+            }
+            guard idle else { continue }
+            // A step that takes the held connection meanwhile leaves the question to one of the pool's: no harm.
+            _ = try? await withStepConnection(within: options.operationTimeout) { connection in
+                for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+            }
+        }
+    }
+
     /// Stops lending the held connection, and waits until no step uses it.
     private func giveBackHeldConnection() async {
         let freed = update { state -> PendingReply<Void>? in
             state.heldConnection = nil
-            state.heldConnectionRecalled = nil
+            state.heldConnectionWake = nil
             guard state.heldConnectionInUse else { return nil }
             let freed = PendingReply<Void>()
             state.heldConnectionFreed = freed
@@ -118,10 +150,18 @@ extension PostgresStoreBacking {
 
     /// Makes the holder give the connection back: the store stops.
     func recallHeldConnection() {
-        let recalled = update { state in
-            defer { state.heldConnectionRecalled = nil }
-            return state.heldConnectionRecalled
+        recallHeldConnection(ifStill: nil)
+    }
+
+    /// Makes the holder give `connection` back, if it is still the one held
+    /// (any, for `nil`): it closed, or the store stops.
+    private func recallHeldConnection(ifStill connection: PostgresConnection?) {
+        let wake = update { state -> FirstOutcome<Void>? in
+            if let connection, state.heldConnection !== connection { return nil }
+            state.heldConnectionRecalled = true
+            defer { state.heldConnectionWake = nil }
+            return state.heldConnectionWake
         }
-        recalled?.resolve(.success(()))
+        wake?.resolve(.success(()))
     }
 }

@@ -86,8 +86,13 @@ struct PostgresStoreState {
     var heldConnectionInUse = false
     /// Given when the step using the held connection is done with it, to the holder waiting to give it back.
     var heldConnectionFreed: PendingReply<Void>?
-    /// Given to make the holder give the connection back: it closed, or the store stops.
-    var heldConnectionRecalled: PendingReply<Void>?
+    /// Whether the holder is to give the connection back: it closed, or the store stops.
+    var heldConnectionRecalled = false
+    /// Wakes the holder between its keep-alive questions, when the connection is recalled.
+    var heldConnectionWake: FirstOutcome<Void>?
+    /// When a step last gave the held connection back (or it was lent): the
+    /// keep-alive asks its question only once it has been idle that long.
+    var heldConnectionLastUsed = ContinuousClock.now
     /// Failed tries to commit the writes at the queue's front, by the worker
     /// or a caller, since the last commit; reported when they land.
     var failedCommitAttempts = 0
