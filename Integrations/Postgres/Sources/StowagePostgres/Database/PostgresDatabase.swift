@@ -275,7 +275,8 @@ struct PostgresDatabase: Sendable {
             do {
                 var revisions: [String: Int64] = [:]
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.callWriteOneCommitted, binds: call), logger: logger)
-                for try await revision in rows.decode(Int64.self) { revisions[Self.databaseKey(batch[0].key)] = revision }
+                // No revision when a trigger of the user's skipped the row, as the batch's procedure allows.
+                for try await revision in rows.decode(Int64?.self) { revisions[Self.databaseKey(batch[0].key)] = revision }
                 return revisions
             } catch  where Self.isMissingProcedure(error) {
                 // The batch's procedure, or statements, write it.
@@ -323,7 +324,9 @@ struct PostgresDatabase: Sendable {
     /// Whether a write procedure's call failed because it is gone or this
     /// role may no longer call it (SQLSTATE 42883, 42501): dropped or
     /// revoked since the store opened the tables. Nothing was written then,
-    /// and the store writes with statements from then on, this write first.
+    /// and the store does without it from then on, this write first: a lone
+    /// write without the one-key procedure goes to the batch's, and without
+    /// the batch's procedures every write is a statement.
     private static func isMissingProcedure(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError, error.code == .server else { return false }
         return ["42883", "42501"].contains(error.serverInfo?[.sqlState] ?? "")

@@ -37,7 +37,7 @@ extension PostgresStore {
         /// holds for its statements once it has been idle this long, are
         /// asked a question, so that one gone silent without closing (a
         /// network that drops packets) is found within this and
-        /// ``operationTimeout``, and replaced.
+        /// ``operationTimeout``, and replaced. At least 10 ms.
         public var heartbeatInterval: Duration
         /// Who the history records as the author of this store's writes when
         /// the writer names none (`ChangeAuthor`): a service's name, say.
@@ -83,7 +83,7 @@ extension PostgresStore {
             self.maximumQueuedWrites = max(1, maximumQueuedWrites)
             self.listensForChanges = listensForChanges
             self.resynchronizationInterval = resynchronizationInterval
-            self.heartbeatInterval = heartbeatInterval
+            self.heartbeatInterval = max(heartbeatInterval, .milliseconds(10))
             self.author = author
             self.secretKeys = secretKeys
             self.historyRetention = historyRetention

@@ -32,13 +32,34 @@ extension PostgresStoreBacking {
         within timeout: Duration, gate: StatementGate = StatementGate(), on executor: any TaskExecutor = StoreExecutor.shared,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
-        let held = update { state -> PostgresConnection? in
+        guard let held = takeHeldConnection() else { return try await database.withConnection(within: timeout, gate: gate, on: executor, body) }
+        return try await run(body, on: held, within: timeout, gate: gate, executor: executor)
+    }
+
+    /// Runs `body` on the held connection if it is free, as
+    /// ``withStepConnection(within:gate:on:_:)`` would; `nil` at once if not.
+    private func withHeldConnectionIfFree<Value: Sendable>(
+        within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value? {
+        guard let held = takeHeldConnection() else { return nil }
+        return try await run(body, on: held, within: timeout, gate: StatementGate(), executor: StoreExecutor.shared)
+    }
+
+    /// The held connection, marked in use; `nil` when there is none, or a step uses it.
+    private func takeHeldConnection() -> PostgresConnection? {
+        update { state -> PostgresConnection? in
             // One that closed (killed, or its deadline passed) is the holder's to replace; the pool stands in.
             guard let connection = state.heldConnection, !state.heldConnectionInUse, !connection.isClosed else { return nil }
             state.heldConnectionInUse = true
             return connection
         }
-        guard let held else { return try await database.withConnection(within: timeout, gate: gate, on: executor, body) }
+    }
+
+    /// Runs `body` on `held`, taken with ``takeHeldConnection()``, racing its deadline, and frees it.
+    private func run<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Value, on held: PostgresConnection, within timeout: Duration,
+        gate: StatementGate, executor: any TaskExecutor
+    ) async throws -> Value {
         defer { freeHeldConnection() }
         // A deadline that closed the gate first means the statement is never sent.
         guard gate.lease(held) else { throw DatabaseFailure.NotSent(cause: DatabaseFailure.NoAnswer(timeout: timeout)) }
@@ -110,28 +131,33 @@ extension PostgresStoreBacking {
     /// Asks `SELECT 1` on the held connection whenever it has been idle for
     /// `heartbeatInterval`, until it is recalled. A question without an
     /// answer by the operation timeout closes it (the step's deadline does),
-    /// which recalls it.
+    /// which recalls it. It waits until the connection will have idled that
+    /// long (a whole interval while a step uses it), and asks only on the
+    /// held connection while no step uses it.
     private func keepAlive(_ connection: PostgresConnection) async {
         let interval = options.heartbeatInterval
         let logger = database.logger
-        while true {
+        while !Task.isCancelled {
             let wake = FirstOutcome<Void>()
-            let recalled = update { state -> Bool in
-                if !state.heldConnectionRecalled { state.heldConnectionWake = wake }
-                return state.heldConnectionRecalled
+            let wait = update { state -> Duration? in
+                guard !state.heldConnectionRecalled else { return nil }
+                state.heldConnectionWake = wake
+                if state.heldConnectionInUse { return interval }
+                return interval - (ContinuousClock.now - state.heldConnectionLastUsed)
             }
-            guard !recalled else { return }
-            let timer = connection.eventLoop.scheduleTask(in: TimeAmount(saturating: interval)) { wake.resolve(.success(())) }
-            _ = try? await wake.value()
-            timer.cancel()
-            let idle = update { state in
-                !state.heldConnectionRecalled && !state.heldConnectionInUse && ContinuousClock.now - state.heldConnectionLastUsed >= interval
+            guard let wait else { return }
+            if wait > .zero {
+                let timer = connection.eventLoop.scheduleTask(in: TimeAmount(saturating: wait)) { wake.resolve(.success(())) }
+                _ = try? await wake.value()
+                timer.cancel()
+                continue
             }
-            guard idle else { continue }
-            // A step that takes the held connection meanwhile leaves the question to one of the pool's: no harm.
-            _ = try? await withStepConnection(within: options.operationTimeout) { connection in
+            let asked: Bool? = try? await withHeldConnectionIfFree(within: options.operationTimeout) { connection in
                 for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                return true
             }
+            // A step has it, or it closed and is about to be recalled: the next look is an interval away.
+            if asked == nil { update { $0.heldConnectionLastUsed = .now } }
         }
     }
 
