@@ -96,13 +96,19 @@ struct PostgresStoreOutageTests {
     /// failed at the timeout saying "whether it was applied is unknown",
     /// though it never had a connection to send its statement on. It says
     /// nothing was written, and the key is indeed absent once the server is back.
+    ///
+    /// The test waits until the store has seen its held connection close:
+    /// a statement sent on a connection the client still believes open may
+    /// have reached the server, and then "unknown" is the truth.
     @Test func aModifyThatNeverGotAConnectionSaysNothingWasWritten() async throws {
         let server = try TestDatabase.startPrivate()
         defer { try? server.control("stop") }
         let namespace = TestDatabase.uniqueNamespace()
         let store = try await server.openStore(namespace: namespace, options: Self.options)
+        let held = try await store.connectionHeldForSteps()
 
         try server.control("kill")
+        #expect(try await closes(held), "the held connection did not close within 20 s of the server's end")
         let error = await #expect(throws: StorageError.self) {
             try await store.reference(forKey: "counter", as: Int.self).modifyAndCommit { $0 = ($0 ?? 0) + 1 }
         }

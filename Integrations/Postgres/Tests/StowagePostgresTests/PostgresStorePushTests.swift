@@ -105,20 +105,8 @@ struct PostgresStorePushTests {
     @Test func aRoleThatMayNotAddTheTriggersOpensTheTablesWithoutThem() async throws {
         let database = try TestDatabase.shared()
         let schema = try await makeTablesOfTheFirstRelease(database)
-        let role = "restricted_\(UUID().uuidString.prefix(8).lowercased())"
-        let password = UUID().uuidString
-        try database.psql(
-            """
-            CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
-            GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
-            GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
-            """)
         let recorder = RecordedReports.errors
-        let configuration = PostgresClient.Configuration(
-            host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
-        let store = try PostgresStore(configuration: configuration, namespace: "one", options: .init(schema: schema))
-        try RunningStores.run(store)
-        try await store.ready(timeout: .seconds(30))
+        let (store, password) = try await database.openStoreAsRestrictedRole(schema: schema)
         let report = await recorder.first { $0.message.contains("\"\(schema)\" have no notification triggers") }
         #expect(report?.message.contains("The tables' owner adds the triggers by opening a store once") == true, "\(report?.message ?? "no report")")
         #expect(report?.message.contains(password) == false)
@@ -140,21 +128,12 @@ extension PostgresStorePushTests {
         let database = try TestDatabase.shared()
         let schema = "revoked_\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
-        let role = "restricted_\(UUID().uuidString.prefix(8).lowercased())"
-        let password = UUID().uuidString
         try database.psql(
             """
             REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed, \(schema).swap_committed,
-                \(schema).write_one_committed FROM PUBLIC;
-            CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
-            GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
-            GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
+                \(schema).write_one_committed FROM PUBLIC
             """)
-        let configuration = PostgresClient.Configuration(
-            host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
-        let store = try PostgresStore(configuration: configuration, namespace: "one", options: .init(schema: schema))
-        try RunningStores.run(store)
-        try await store.ready(timeout: .seconds(30))
+        let (store, _) = try await database.openStoreAsRestrictedRole(schema: schema)
         try await store.setAndCommit("written", forKey: "motto")
         let counter = store.reference(forKey: "counter", as: Int.self)
         for _ in 0..<3 { try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 } }

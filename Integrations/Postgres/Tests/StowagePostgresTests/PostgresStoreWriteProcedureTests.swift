@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import StowagePostgres
 import Testing
 
@@ -29,20 +28,9 @@ struct PostgresStoreWriteProcedureTests {
         let database = try TestDatabase.shared()
         let schema = "writes2_\(UUID().uuidString.prefix(8).lowercased())"
         _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
-        let role = "restricted_\(UUID().uuidString.prefix(8).lowercased())"
-        let password = UUID().uuidString
         try database.psql(
-            """
-            DROP PROCEDURE \(schema).write_one_committed; UPDATE \(schema).schema_versions SET version = 2 WHERE component = 'writes';
-            CREATE ROLE \(role) LOGIN PASSWORD '\(password)'; GRANT USAGE ON SCHEMA \(schema) TO \(role);
-            GRANT SELECT, INSERT, UPDATE ON \(schema).entries, \(schema).schema_versions TO \(role);
-            GRANT USAGE ON SEQUENCE \(schema).revisions TO \(role)
-            """)
-        let configuration = PostgresClient.Configuration(
-            host: database.host, port: database.port, username: role, password: password, database: database.database, tls: .disable)
-        let store = try PostgresStore(configuration: configuration, namespace: "one", options: .init(schema: schema))
-        try RunningStores.run(store)
-        try await store.ready(timeout: .seconds(30))
+            "DROP PROCEDURE \(schema).write_one_committed; UPDATE \(schema).schema_versions SET version = 2 WHERE component = 'writes'")
+        let (store, _) = try await database.openStoreAsRestrictedRole(schema: schema)
         try await store.setAndCommit("written", forKey: "motto")
         #expect(try database.psql("SELECT value FROM \(schema).entries WHERE key = 'motto'") == "\"written\"")
         #expect(try database.calls(of: "write_committed", in: schema) == 1)
