@@ -115,14 +115,10 @@ extension PostgresStoreBacking {
         while !Task.isCancelled {
             do {
                 let database = database
-                let revisions =
-                    if let callersDeadline {
-                        try await withStepConnection(within: callersDeadline - .now, on: ImmediateExecutor.shared) {
-                            try await database.write(batch, on: $0)
-                        }
-                    } else {
-                        try await withStepConnection(within: options.operationTimeout) { try await database.write(batch, on: $0) }
-                    }
+                // A caller's own try runs on its thread, by its deadline; the worker's on its executor, within the timeout.
+                let timeout = callersDeadline.map { $0 - .now } ?? options.operationTimeout
+                let executor: any TaskExecutor = callersDeadline == nil ? StoreExecutor.shared : ImmediateExecutor.shared
+                let revisions = try await withStepConnection(within: timeout, on: executor) { try await database.write(batch, on: $0) }
                 let (waiters, failedAttempts) = update { state in
                     let failedAttempts = state.failedCommitAttempts
                     for (key, write) in latest {
