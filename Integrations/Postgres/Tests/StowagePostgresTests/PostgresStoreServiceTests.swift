@@ -69,8 +69,11 @@ struct PostgresStoreServiceTests {
             try await store.ready(timeout: .seconds(30))
             try store.set("kept", forKey: "saved")
             try await store.commitPendingWrites()
+            let held = try await store.connectionHeldForSteps()
 
             try server.control("kill")
+            // A statement sent before the client saw the connection close might have been committed, as far as it knows: not this case.
+            #expect(try await closes(held), "the held connection did not close within 20 s of the server's end")
             try store.set("lost", forKey: "unsaved-1")
             try store.set("lost", forKey: "unsaved-2")
             let waiting = Task { try await store.commitPendingWrites() }

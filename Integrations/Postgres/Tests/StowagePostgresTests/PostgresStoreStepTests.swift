@@ -169,6 +169,66 @@ struct PostgresStoreStepTests {
         }
     }
 
+    /// Cancelling `run()` while a caller's commit waits for its answer
+    /// (its statement sent, the backend frozen): `run()` waits for the step,
+    /// which ends at once as the stopped pool closes its connection, and
+    /// reports the write as possibly committed. It was: once the backend
+    /// runs again it reads the statement and commits it. Before, the report
+    /// said the write was not saved, since the mark of a statement in flight
+    /// was taken off when the step ended, before the store stopped.
+    @Test func aStopDuringACallersCommitSaysTheWriteMayHaveBeenCommitted() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let reports = RecordedReports.errors
+        // No keep-alive question while the test runs: one on the frozen backend would take the held connection from the step.
+        var options = Self.options
+        options.heartbeatInterval = .seconds(600)
+        let store = try PostgresStore(configuration: database.configuration, namespace: TestDatabase.uniqueNamespace(), options: options)
+        let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
+        try await store.ready(timeout: .seconds(30))
+        let held = try await store.connectionHeldForSteps()
+        var backend: Int32?
+        for try await pid in try await held.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).decode(Int32.self) { backend = pid }
+        let heldBackend = pid_t(try #require(backend))
+
+        #expect(kill(heldBackend, SIGSTOP) == 0)
+        defer { kill(heldBackend, SIGCONT) }
+        // Queued and started on the stores' thread, where the worker runs too: it can not take the write before the caller does.
+        let step = await withCheckedContinuation { (started: CheckedContinuation<FirstOutcome<Bool>?, Never>) in
+            Task(executorPreference: StoreExecutor.shared) {
+                do {
+                    try store.backing.enqueueWrite(key: "motto", value: .string("after"), text: "\"after\"")
+                } catch {
+                    started.resume(returning: nil)
+                    return
+                }
+                let (through, deadline) = store.backing.commitTarget()
+                let step = store.backing.startCommitOnCallersThread(through: through, by: deadline)
+                // On the held connection, whose backend is frozen: not on one the pool would open.
+                started.resume(returning: store.backing.state.withLock { $0.heldConnectionInUse } ? step : nil)
+            }
+        }
+        let started = try #require(step, "the caller could not take the step on the held connection")
+
+        run.cancel()
+        try await run.value
+        // run() returned only once the step had ended; the write stayed queued, and was reported.
+        #expect(store.backing.state.withLock { !$0.stepInProgress && $0.phase == .stopped && $0.queue.isEmpty })
+        #expect(try await started.value() == false)
+        let report = await reports.first { $0.storeName == store.description && $0.key == "motto" }
+        #expect(report?.message.contains("may have been committed") == true, "\(report?.message ?? "no report")")
+        #expect(report?.message.contains("not saved") == false, "\(report?.message ?? "no report")")
+        await #expect(throws: StorageError.self) { try await store.setAndCommit("later", forKey: "motto") }
+
+        // What the report says may have happened does: the backend, running again, commits the statement it had received.
+        let observer = try await database.openStore(namespace: store.namespace, options: Self.options)
+        _ = try await firstElement(of: observer.statusUpdates()) { $0.receivesChanges }
+        let observed = observer.changes
+        #expect(kill(heldBackend, SIGCONT) == 0)
+        _ = try await firstElement(of: observed) { _ in (try? observer.value(forKey: "motto", as: String.self)) == "after" }
+        #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "after")
+    }
+
     /// A graceful shutdown gives the held connection back to the pool:
     /// `run()` returns at once, though the operation timeout, its bound for
     /// tasks that do not end, is ten minutes.

@@ -168,8 +168,8 @@ public final class PostgresStore: UnderlyingStorage, Service, CustomStringConver
     /// stops listening, commits what is queued, for at most
     /// ``Options/operationTimeout``, and returns; cancellation returns at
     /// once. Either way, writes it could not commit are reported to
-    /// `StowageReport.handler` with their keys (a batch whose statement was
-    /// being sent is said to be possibly written), and the calls still
+    /// `StowageReport.handler` with their keys (those whose statement went
+    /// out unanswered are said to be possibly written), and the calls still
     /// waiting fail. A store runs once.
     /// - Throws: `StorageError` when the store runs already, or ran before.
     public func run() async throws {

@@ -110,15 +110,21 @@ extension PostgresStoreBacking {
         for write in writes { latest[write.key] = write }
         let batch = latest.values.map { (key: $0.key, text: $0.text, author: $0.author) }
         var delay = options.initialRetryDelay
-        update { $0.writesInFlight = writes[0].number...writes[writes.count - 1].number }
-        defer { update { $0.writesInFlight = nil } }
         while !Task.isCancelled {
+            let sentBefore = markPossiblySent(through: writes[writes.count - 1].number)
             do {
                 let database = database
                 // A caller's own try runs on its thread, by its deadline; the worker's on its executor, within the timeout.
                 let timeout = callersDeadline.map { $0 - .now } ?? options.operationTimeout
                 let executor: any TaskExecutor = callersDeadline == nil ? StoreExecutor.shared : ImmediateExecutor.shared
-                let revisions = try await withStepConnection(within: timeout, on: executor) { try await database.write(batch, on: $0) }
+                let revisions: [String: Int64]
+                do {
+                    revisions = try await withStepConnection(within: timeout, on: executor) { try await database.write(batch, on: $0) }
+                } catch {
+                    // A statement never sent can not have been committed: it takes its mark back.
+                    if !DatabaseFailure.mayHaveBeenSent(error) { update { $0.possiblySentThrough = sentBefore } }
+                    throw error
+                }
                 let (waiters, failedAttempts) = update { state in
                     let failedAttempts = state.failedCommitAttempts
                     for (key, write) in latest {
@@ -154,6 +160,15 @@ extension PostgresStoreBacking {
             }
         }
         return false
+    }
+
+    /// Marks the writes up to `number` as possibly sent, before their statement goes.
+    /// - Returns: the mark before, for a statement that turns out never sent to restore.
+    private func markPossiblySent(through number: UInt64) -> UInt64 {
+        update { state in
+            defer { state.possiblySentThrough = max(state.possiblySentThrough, number) }
+            return state.possiblySentThrough
+        }
     }
 
     /// Commits a batch the database refused as a whole one key at a time,

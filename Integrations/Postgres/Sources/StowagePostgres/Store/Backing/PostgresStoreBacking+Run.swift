@@ -191,8 +191,7 @@ extension PostgresStoreBacking {
                 case .reload(_, let reply): if let reply { stopped.replies.append(reply) }
                 }
             }
-            stopped.inFlight = state.writesInFlight
-            state.writesInFlight = nil
+            stopped.possiblySentThrough = state.possiblySentThrough
             state.queue.removeAll()
             state.queuedWritesPerKey.removeAll()
             state.queuedWriteCount = 0
@@ -226,27 +225,38 @@ extension PostgresStoreBacking {
         var writes: [State.PendingWrite] = []
         var replacements: [State.Replacement] = []
         var replies: [PendingReply<Void>] = []
-        var inFlight: ClosedRange<UInt64>?
+        var possiblySentThrough: UInt64 = 0
         var changed: Set<String> = []
     }
 
     /// The report of writes a stopping store could not commit: their keys,
-    /// and whether the batch being sent at the end may have been written after all.
+    /// and those whose statement went out unanswered, which may have been
+    /// committed after all.
     private func unsavedWritesError(_ stopped: Stopped) -> StorageError {
         var keys: [String] = []
         for write in stopped.writes where !keys.contains(write.key) { keys.append(write.key) }
-        let shown = keys.prefix(10).joined(separator: ", ") + (keys.count > 10 ? " and \(keys.count - 10) more" : "")
+        let sent = Set(stopped.writes.filter { $0.number <= stopped.possiblySentThrough }.map(\.key))
         let count = stopped.writes.count
         var reason =
-            "\(name) stopped with \(count) queued write\(count == 1 ? "" : "s") the database had not confirmed (\(keys.count == 1 ? "key" : "keys") \(shown)): "
-            + "\(count == 1 ? "it was" : "they were") not saved by this store"
-        if let inFlight = stopped.inFlight {
-            let sent = Set(stopped.writes.filter { inFlight.contains($0.number) }.map(\.key)).sorted()
-            if !sent.isEmpty {
-                reason += ", except that the batch being sent at the end (\(sent.prefix(10).joined(separator: ", "))) may have been committed"
-            }
+            "\(name) stopped with \(count) queued write\(count == 1 ? "" : "s") the database had not confirmed (\(keys.count == 1 ? "key" : "keys") \(Self.list(keys))): "
+        if sent.isEmpty {
+            reason += "\(count == 1 ? "it was" : "they were") not saved by this store."
+        } else if sent.count == keys.count {
+            reason +=
+                "\(count == 1 ? "its statement was" : "their statements were") sent and went unanswered, so \(count == 1 ? "it" : "they") may have been committed; "
+                + "read \(keys.count == 1 ? "the key" : "the keys") again to know."
+        } else {
+            let sentKeys = keys.filter(sent.contains)
+            reason +=
+                "those of \(Self.list(sentKeys)) were sent and went unanswered, so they may have been committed (read them again to know); "
+                + "the others were not saved by this store."
         }
-        return StorageError(code: .storeFailure, key: keys.count == 1 ? keys[0] : nil, reason: reason + ".", storeName: name)
+        return StorageError(code: .storeFailure, key: keys.count == 1 ? keys[0] : nil, reason: reason, storeName: name)
+    }
+
+    /// Up to ten keys, and how many more.
+    private static func list(_ keys: [String]) -> String {
+        keys.prefix(10).joined(separator: ", ") + (keys.count > 10 ? " and \(keys.count - 10) more" : "")
     }
 
     /// The error for a request made of a store that has stopped.

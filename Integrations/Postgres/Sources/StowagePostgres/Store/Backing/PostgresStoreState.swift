@@ -98,9 +98,11 @@ struct PostgresStoreState {
     var failedCommitAttempts = 0
     /// Whether the worker's wake for queued writes is scheduled already.
     var workerWakeScheduled = false
-    /// The numbers of the writes whose commit statement is being sent, so a
-    /// store that stops mid-commit says they may have been written.
-    var writesInFlight: ClosedRange<UInt64>?
+    /// The number of the last write of any batch whose statement may have
+    /// reached the database: being sent, or sent and left unanswered. A
+    /// write still queued when the store stops, up to it, may have been
+    /// committed after all, and the store says so.
+    var possiblySentThrough: UInt64 = 0
     /// The store's place among its database's listeners, while it runs.
     var subscription: ChangeListener.Subscription?
     /// Tells the store's references and observers of changed keys; `nil` once it stopped.
