@@ -1,4 +1,4 @@
-import StowagePostgres
+@testable import StowagePostgres
 import Testing
 
 /// What every store offers, on this one: the wrapper, dynamic member
@@ -13,6 +13,38 @@ struct PostgresStoreAPITests {
     struct Settings {
         @PostgresStorage<String> var banner: String
         init(store: PostgresStore) { _banner = PostgresStorage(wrappedValue: "Welcome", "banner", in: store) }
+    }
+
+    /// The bounds the options state hold for fields set after `init` too,
+    /// as a configuration built field by field sets them. Before, only
+    /// `init` applied them: a batch size of 0 made the first commit take
+    /// the last of no writes and trap, and a keep-alive interval of 0 would
+    /// have spun on the stores' one thread.
+    @Test func optionsSetAfterInitAreKeptWithinTheirBounds() async throws {
+        var options = PostgresStore.Options()
+        options.maximumBatchSize = 0
+        options.maximumQueuedWrites = 0
+        options.maximumConnections = 0
+        options.heartbeatInterval = .zero
+        options.initialRetryDelay = .zero
+        options.maximumRetryDelay = .zero
+        options.resynchronizationInterval = .zero
+        options.historyPruningInterval = .zero
+        let store = try await TestDatabase.shared().openStore(namespace: TestDatabase.uniqueNamespace(), options: options)
+        #expect(store.options.maximumBatchSize == 1)
+        #expect(store.options.maximumQueuedWrites == 1)
+        #expect(store.options.maximumConnections == 2)
+        #expect(store.options.heartbeatInterval == .milliseconds(10))
+        #expect(store.options.initialRetryDelay == .milliseconds(1))
+        #expect(store.options.maximumRetryDelay == .milliseconds(1))
+        #expect(store.options.resynchronizationInterval == .milliseconds(10))
+        #expect(store.options.historyPruningInterval == .milliseconds(10))
+
+        try await store.setAndCommit("committed", forKey: "motto")
+        #expect(try await TestDatabase.shared().tableEntries(namespace: store.namespace)["motto"] == "committed")
+        var timeout = PostgresStore.Options()
+        timeout.operationTimeout = .zero
+        #expect(timeout.bounded.operationTimeout == .milliseconds(1), "a zero timeout would turn the server's statement_timeout off")
     }
 
     @Test func wrappersLookupTypedKeysAndObserversWork() async throws {

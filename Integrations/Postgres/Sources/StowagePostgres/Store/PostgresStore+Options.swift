@@ -1,5 +1,8 @@
 extension PostgresStore {
     /// How a store uses its database.
+    ///
+    /// Each bound a property states holds whether the value came through
+    /// `init` or was set afterwards: the store applies them when it opens.
     public struct Options: Sendable {
         /// The PostgreSQL schema holding the store's tables (created when
         /// missing): a plain lowercase identifier. Stores with different
@@ -8,21 +11,24 @@ extension PostgresStore {
         /// How long a call that waits on the database (a compare-and-swap, a
         /// commit, a reload, readiness) waits before it fails with
         /// `.timedOut`. Writes already queued stay queued: see ``PostgresStore``.
+        /// At least 1 ms.
         public var operationTimeout: Duration
         /// The first wait before the store tries an unreachable database
         /// again; it doubles after each failure, with jitter, up to ``maximumRetryDelay``.
+        /// At least 1 ms.
         public var initialRetryDelay: Duration
-        /// The longest wait between two tries.
+        /// The longest wait between two tries; at least ``initialRetryDelay``.
         public var maximumRetryDelay: Duration
-        /// The most keys one commit writes; more pending writes go in several.
+        /// The most keys one commit writes; more pending writes go in several. At least 1.
         public var maximumBatchSize: Int
-        /// How many connections the store's pool may open.
+        /// How many connections the store's pool may open: at least 2, one
+        /// held for the store's statements and one for everything else.
         public var maximumConnections: Int
         /// The most writes the store keeps queued for the database, so that
         /// an outage can not grow the process's memory without bound. A write
         /// beyond it is refused at once, with an error naming its key (a
         /// wrapper reports it to `StowageReport.handler`); the queued writes
-        /// are kept and tried again.
+        /// are kept and tried again. At least 1.
         public var maximumQueuedWrites: Int
         /// Whether the store listens for changes (`LISTEN`), so that every
         /// change made in the database reaches it as it commits. Turn it off
@@ -32,6 +38,7 @@ extension PostgresStore {
         public var listensForChanges: Bool
         /// How often the store reads its whole namespace again, as a safety
         /// net for changes it could have missed; `nil`: never on its own.
+        /// At least 10 ms.
         public var resynchronizationInterval: Duration?
         /// How often the listening connection, and the connection the store
         /// holds for its statements once it has been idle this long, are
@@ -55,7 +62,7 @@ extension PostgresStore {
         public var historyRetention: HistoryRetention
         /// How often the store prunes the history to ``historyRetention``
         /// while it runs, the first time one interval after it starts;
-        /// ``PostgresStore/pruneHistory()`` prunes at once.
+        /// ``PostgresStore/pruneHistory()`` prunes at once. At least 10 ms.
         public var historyPruningInterval: Duration
 
         public init(
@@ -78,16 +85,35 @@ extension PostgresStore {
             self.operationTimeout = operationTimeout
             self.initialRetryDelay = initialRetryDelay
             self.maximumRetryDelay = maximumRetryDelay
-            self.maximumBatchSize = max(1, maximumBatchSize)
-            self.maximumConnections = max(2, maximumConnections)
-            self.maximumQueuedWrites = max(1, maximumQueuedWrites)
+            self.maximumBatchSize = maximumBatchSize
+            self.maximumConnections = maximumConnections
+            self.maximumQueuedWrites = maximumQueuedWrites
             self.listensForChanges = listensForChanges
             self.resynchronizationInterval = resynchronizationInterval
-            self.heartbeatInterval = max(heartbeatInterval, .milliseconds(10))
+            self.heartbeatInterval = heartbeatInterval
             self.author = author
             self.secretKeys = secretKeys
             self.historyRetention = historyRetention
             self.historyPruningInterval = historyPruningInterval
+            self = bounded
+        }
+
+        /// These options within the bounds their documentation states. A
+        /// batch of no writes, or a retry or keep-alive without a pause,
+        /// would trap or spin; a zero timeout would turn the server's
+        /// `statement_timeout` off.
+        var bounded: Options {
+            var options = self
+            options.operationTimeout = max(operationTimeout, .milliseconds(1))
+            options.initialRetryDelay = max(initialRetryDelay, .milliseconds(1))
+            options.maximumRetryDelay = max(maximumRetryDelay, options.initialRetryDelay)
+            options.maximumBatchSize = max(1, maximumBatchSize)
+            options.maximumConnections = max(2, maximumConnections)
+            options.maximumQueuedWrites = max(1, maximumQueuedWrites)
+            options.resynchronizationInterval = resynchronizationInterval.map { max($0, .milliseconds(10)) }
+            options.heartbeatInterval = max(heartbeatInterval, .milliseconds(10))
+            options.historyPruningInterval = max(historyPruningInterval, .milliseconds(10))
+            return options
         }
     }
 }

@@ -122,6 +122,8 @@ public final class PostgresStore: UnderlyingStorage, Service, CustomStringConver
     ///   - options: timeouts, the pool's size, the schema and how changes are pushed.
     /// - Throws: `StorageError` when the namespace or the schema name can not be used.
     public init(configuration: PostgresClient.Configuration, namespace: String = "default", options: Options = .init()) throws(StorageError) {
+        // Fields set after the options' init have not been checked yet.
+        let options = options.bounded
         guard !namespace.unicodeScalars.contains("\u{0}") else {
             throw StorageError(code: .storeFailure, reason: "the namespace contains a NUL character, which PostgreSQL text can not hold.")
         }
