@@ -144,6 +144,35 @@ struct PostgresStoreOutageTests {
         #expect(try store.value(forKey: "motto", as: String.self) == "stored")
     }
 
+    /// A role that may no longer connect (its `CONNECT` privilege revoked,
+    /// its sessions ended) is an outage for its store, not a refusal of its
+    /// writes: they stay queued and shown, and are committed once the role
+    /// may connect again. The pool keeps trying to connect, so the commit
+    /// meets a deadline rather than the server's refusal (SQLSTATE 42501);
+    /// were a refusal to connect to reach the store, it would count as an
+    /// outage too, since the statement itself was never judged.
+    @Test func writesQueuedWhileTheRoleMayNotConnectAreCommittedOnceItMay() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        _ = try await database.openStore(namespace: "owner", options: Self.options)
+        let (store, _, role) = try await database.openStoreAsRestrictedRole(schema: "stowage", options: Self.options)
+        try await store.setAndCommit("before", forKey: "motto")
+
+        let name = database.configuration.database ?? "stowage"
+        try database.psql(
+            "REVOKE CONNECT ON DATABASE \(name) FROM PUBLIC; SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role)'")
+        try store.set("after", forKey: "motto")
+        let error = await #expect(throws: StorageError.self) { try await store.commitPendingWrites() }
+        #expect(error?.code == .timedOut, "\(error?.message ?? "")")
+        #expect(error?.message.contains("stay queued") == true, "\(error?.message ?? "")")
+        #expect(store.queuedWriteCount == 1)
+        #expect(try store.value(forKey: "motto", as: String.self) == "after")
+
+        try database.psql("GRANT CONNECT ON DATABASE \(name) TO PUBLIC")
+        try await commitOnceBack(store)
+        #expect(try await database.tableEntries(namespace: "one")["motto"] == "after")
+    }
+
     /// A connection that goes silent mid-statement (its server process
     /// frozen, as behind a network that drops packets) holds nothing up for
     /// long: at the operation timeout the store closes it, and commits its

@@ -106,7 +106,7 @@ struct PostgresStorePushTests {
         let database = try TestDatabase.shared()
         let schema = try await makeTablesOfTheFirstRelease(database)
         let recorder = RecordedReports.errors
-        let (store, password) = try await database.openStoreAsRestrictedRole(schema: schema)
+        let (store, password, _) = try await database.openStoreAsRestrictedRole(schema: schema)
         let report = await recorder.first { $0.message.contains("\"\(schema)\" have no notification triggers") }
         #expect(report?.message.contains("The tables' owner adds the triggers by opening a store once") == true, "\(report?.message ?? "no report")")
         #expect(report?.message.contains(password) == false)
@@ -133,7 +133,7 @@ extension PostgresStorePushTests {
             REVOKE EXECUTE ON PROCEDURE \(schema).write_committed, \(schema).replace_committed, \(schema).swap_committed,
                 \(schema).write_one_committed FROM PUBLIC
             """)
-        let (store, _) = try await database.openStoreAsRestrictedRole(schema: schema)
+        let (store, _, _) = try await database.openStoreAsRestrictedRole(schema: schema)
         try await store.setAndCommit("written", forKey: "motto")
         let counter = store.reference(forKey: "counter", as: Int.self)
         for _ in 0..<3 { try await counter.modifyAndCommit { $0 = ($0 ?? 0) + 1 } }

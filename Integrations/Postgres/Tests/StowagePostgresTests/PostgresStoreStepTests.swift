@@ -172,17 +172,20 @@ struct PostgresStoreStepTests {
     /// Cancelling `run()` while a caller's commit waits for its answer
     /// (its statement sent, the backend frozen): `run()` waits for the step,
     /// which ends at once as the stopped pool closes its connection, and
-    /// reports the write as possibly committed. It was: once the backend
-    /// runs again it reads the statement and commits it. Before, the report
-    /// said the write was not saved, since the mark of a statement in flight
-    /// was taken off when the step ended, before the store stopped.
+    /// reports the write as possibly committed, as it tells the caller
+    /// waiting for it. It was: once the backend runs again it reads the
+    /// statement and commits it. Before, the report said the write was not
+    /// saved (the mark of a statement in flight was taken off when the step
+    /// ended, before the store stopped), and the caller that nothing was written.
     @Test func aStopDuringACallersCommitSaysTheWriteMayHaveBeenCommitted() async throws {
         let database = try TestDatabase.startPrivate()
         defer { try? database.control("stop") }
         let reports = RecordedReports.errors
         // No keep-alive question while the test runs: one on the frozen backend would take the held connection from the step.
+        // And a deadline no loaded machine reaches: the stopped pool, not a deadline, ends the step, and the caller waits for the stop.
         var options = Self.options
         options.heartbeatInterval = .seconds(600)
+        options.operationTimeout = .seconds(60)
         let store = try PostgresStore(configuration: database.configuration, namespace: TestDatabase.uniqueNamespace(), options: options)
         let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
         try await store.ready(timeout: .seconds(30))
@@ -194,21 +197,29 @@ struct PostgresStoreStepTests {
         #expect(kill(heldBackend, SIGSTOP) == 0)
         defer { kill(heldBackend, SIGCONT) }
         // Queued and started on the stores' thread, where the worker runs too: it can not take the write before the caller does.
-        let step = await withCheckedContinuation { (started: CheckedContinuation<FirstOutcome<Bool>?, Never>) in
-            Task(executorPreference: StoreExecutor.shared) {
-                do {
-                    try store.backing.enqueueWrite(key: "motto", value: .string("after"), text: "\"after\"")
-                } catch {
-                    started.resume(returning: nil)
-                    return
-                }
-                let (through, deadline) = store.backing.commitTarget()
-                let step = store.backing.startCommitOnCallersThread(through: through, by: deadline)
-                // On the held connection, whose backend is frozen: not on one the pool would open.
-                started.resume(returning: store.backing.state.withLock { $0.heldConnectionInUse } ? step : nil)
+        let stepped = FirstOutcome<FirstOutcome<Bool>?>()
+        let waiter = Task(executorPreference: StoreExecutor.shared) { () async -> StorageError? in
+            do {
+                try store.backing.enqueueWrite(key: "motto", value: .string("after"), text: "\"after\"")
+            } catch {
+                stepped.resolve(.success(nil))
+                return nil
+            }
+            let (through, deadline) = store.backing.commitTarget()
+            let step = store.backing.startCommitOnCallersThread(through: through, by: deadline)
+            // On the held connection, whose backend is frozen: not on one the pool would open.
+            stepped.resolve(.success(store.backing.state.withLock { $0.heldConnectionInUse } ? step : nil))
+            // And a caller waiting for the commit, as `setAndCommit` does: on this thread still, so before run() can end.
+            do {
+                try await store.commitPendingWrites()
+                return nil
+            } catch let error as StorageError {
+                return error
+            } catch {
+                return nil
             }
         }
-        let started = try #require(step, "the caller could not take the step on the held connection")
+        let started = try #require(try await stepped.value(), "the caller could not take the step on the held connection")
 
         run.cancel()
         try await run.value
@@ -218,6 +229,10 @@ struct PostgresStoreStepTests {
         let report = await reports.first { $0.storeName == store.description && $0.key == "motto" }
         #expect(report?.message.contains("may have been committed") == true, "\(report?.message ?? "no report")")
         #expect(report?.message.contains("not saved") == false, "\(report?.message ?? "no report")")
+        // The waiting caller is told the same, not that nothing was written.
+        let waited = await waiter.value
+        #expect(waited?.message.contains("may have been committed") == true, "\(waited?.message ?? "no error")")
+        #expect(waited?.message.contains("nothing was written") == false, "\(waited?.message ?? "no error")")
         await #expect(throws: StorageError.self) { try await store.setAndCommit("later", forKey: "motto") }
 
         // What the report says may have happened does: the backend, running again, commits the statement it had received.

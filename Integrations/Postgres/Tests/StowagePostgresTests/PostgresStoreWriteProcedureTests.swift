@@ -30,7 +30,7 @@ struct PostgresStoreWriteProcedureTests {
         _ = try await database.openStore(namespace: "one", options: .init(schema: schema))
         try database.psql(
             "DROP PROCEDURE \(schema).write_one_committed; UPDATE \(schema).schema_versions SET version = 2 WHERE component = 'writes'")
-        let (store, _) = try await database.openStoreAsRestrictedRole(schema: schema)
+        let (store, _, _) = try await database.openStoreAsRestrictedRole(schema: schema)
         try await store.setAndCommit("written", forKey: "motto")
         #expect(try database.psql("SELECT value FROM \(schema).entries WHERE key = 'motto'") == "\"written\"")
         #expect(try database.calls(of: "write_committed", in: schema) == 1)

@@ -91,10 +91,11 @@ extension PostgresStoreBacking {
         if reply.isResolved { return try await reply.value() }
         wake.yield()
         try await reply.value(by: deadline) { [self] _ in
-            let queued = state.withLock { $0.queuedWriteCount }
-            return unreachableError(
-                key: nil,
-                doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); they stay queued and are tried again until the database takes them")
+            let (queued, stopping) = state.withLock { ($0.queuedWriteCount, $0.phase == .stopping) }
+            // A stopping store tries them only until it stops, and then reports what it could not commit.
+            let fate =
+                stopping ? "the store is stopping, and reports those it can not commit" : "they stay queued and are tried again until the database takes them"
+            return unreachableError(key: nil, doing: "could not commit \(queued) queued write\(queued == 1 ? "" : "s"); \(fate)")
         }
     }
 

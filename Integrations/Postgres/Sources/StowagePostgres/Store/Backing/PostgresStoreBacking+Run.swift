@@ -196,7 +196,8 @@ extension PostgresStoreBacking {
             state.queuedWritesPerKey.removeAll()
             state.queuedWriteCount = 0
             stopped.changed = Set(stopped.writes.map(\.key).filter { state.exposeCommittedValue(forKey: $0) })
-            stopped.replies += state.commitWaiters.map(\.reply) + state.readyWaiters
+            stopped.commitWaiters = state.commitWaiters
+            stopped.replies += state.readyWaiters
             state.commitWaiters.removeAll()
             state.readyWaiters.removeAll()
             let watchers = state.statusWatchers.values
@@ -217,6 +218,7 @@ extension PostgresStoreBacking {
                         code: .storeFailure, key: keys.count == 1 ? keys[0] : nil,
                         reason: "\(name) stopped before its compare and swap was answered; \(outcome).", storeName: name)))
         }
+        for (through, reply) in stopped.commitWaiters { reply.resolve(.failure(unconfirmedWritesError(through: through, stopped))) }
         for reply in stopped.replies { reply.resolve(.failure(stoppedError(key: nil))) }
     }
 
@@ -225,33 +227,56 @@ extension PostgresStoreBacking {
         var writes: [State.PendingWrite] = []
         var replacements: [State.Replacement] = []
         var replies: [PendingReply<Void>] = []
+        var commitWaiters: [(through: UInt64, reply: PendingReply<Void>)] = []
         var possiblySentThrough: UInt64 = 0
         var changed: Set<String> = []
     }
 
     /// The report of writes a stopping store could not commit: their keys,
-    /// and those whose statement went out unanswered, which may have been
-    /// committed after all.
+    /// and what became of them.
     private func unsavedWritesError(_ stopped: Stopped) -> StorageError {
-        var keys: [String] = []
-        for write in stopped.writes where !keys.contains(write.key) { keys.append(write.key) }
-        let sent = Set(stopped.writes.filter { $0.number <= stopped.possiblySentThrough }.map(\.key))
+        let keys = Self.keys(of: stopped.writes)
         let count = stopped.writes.count
-        var reason =
+        let reason =
             "\(name) stopped with \(count) queued write\(count == 1 ? "" : "s") the database had not confirmed (\(keys.count == 1 ? "key" : "keys") \(Self.list(keys))): "
-        if sent.isEmpty {
-            reason += "\(count == 1 ? "it was" : "they were") not saved by this store."
-        } else if sent.count == keys.count {
+            + Self.fate(of: stopped.writes, possiblySentThrough: stopped.possiblySentThrough)
+        return StorageError(code: .storeFailure, key: keys.count == 1 ? keys[0] : nil, reason: reason, storeName: name)
+    }
+
+    /// The error for a call that waited for its writes to be committed
+    /// (`setAndCommit`, `commitPendingWrites()`) when the store stopped.
+    private func unconfirmedWritesError(through: UInt64, _ stopped: Stopped) -> StorageError {
+        let unconfirmed = stopped.writes.filter { $0.number <= through }
+        let keys = Self.keys(of: unconfirmed)
+        var reason = "\(name) stopped (its run() returned, after a graceful shutdown or a cancellation) before the writes this call waited for were confirmed"
+        if !unconfirmed.isEmpty {
             reason +=
-                "\(count == 1 ? "its statement was" : "their statements were") sent and went unanswered, so \(count == 1 ? "it" : "they") may have been committed; "
-                + "read \(keys.count == 1 ? "the key" : "the keys") again to know."
+                " (\(keys.count == 1 ? "key" : "keys") \(Self.list(keys))): " + Self.fate(of: unconfirmed, possiblySentThrough: stopped.possiblySentThrough)
         } else {
-            let sentKeys = keys.filter(sent.contains)
-            reason +=
-                "those of \(Self.list(sentKeys)) were sent and went unanswered, so they may have been committed (read them again to know); "
-                + "the others were not saved by this store."
+            reason += "."
         }
         return StorageError(code: .storeFailure, key: keys.count == 1 ? keys[0] : nil, reason: reason, storeName: name)
+    }
+
+    /// What became of writes the database did not confirm: not saved,
+    /// unless a statement for their key went out unanswered, when a value
+    /// written for it (that one, or an earlier one) may have been committed.
+    private static func fate(of writes: [State.PendingWrite], possiblySentThrough: UInt64) -> String {
+        let keys = keys(of: writes)
+        let sent = Set(writes.filter { $0.number <= possiblySentThrough }.map(\.key))
+        guard !sent.isEmpty else { return "\(writes.count == 1 ? "it was" : "they were") not saved by this store." }
+        let sentKeys = keys.filter(sent.contains)
+        let one = sentKeys.count == 1
+        return "a statement for \(list(sentKeys)) was sent and went unanswered, so a value written for \(one ? "it" : "them") may have been committed "
+            + "(read \(one ? "it" : "them") again to know)"
+            + (sentKeys.count == keys.count ? "." : "; the others were not saved by this store.")
+    }
+
+    /// The keys of `writes`, each once, in the order of their first write.
+    private static func keys(of writes: [State.PendingWrite]) -> [String] {
+        var keys: [String] = []
+        for write in writes where !keys.contains(write.key) { keys.append(write.key) }
+        return keys
     }
 
     /// Up to ten keys, and how many more.
