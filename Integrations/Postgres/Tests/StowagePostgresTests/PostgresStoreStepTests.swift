@@ -244,6 +244,47 @@ struct PostgresStoreStepTests {
         #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "after")
     }
 
+    /// A write whose first statement went unanswered, and whose next try
+    /// the database refused, may still have been saved by the first: the
+    /// report says so. Here it was: a trigger refuses the key's writes from
+    /// every backend but the one the first try went to, frozen meanwhile,
+    /// which commits it once it runs again. Before, the report said the
+    /// value was not saved.
+    @Test func aRefusalAfterAnUnansweredTrySaysTheFirstMayHaveSavedIt() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let reports = RecordedReports.errors
+        // No keep-alive question on the frozen backend, which would take the held connection from the caller's try.
+        var options = Self.options
+        options.heartbeatInterval = .seconds(600)
+        let (store, heldBackend, _) = try await openStoreHoldingItsConnection(on: database, options: options)
+        try await store.setAndCommit("before", forKey: "motto")
+        try database.psql(
+            """
+            CREATE FUNCTION stowage.refuse_later_tries() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.key = 'motto' AND pg_backend_pid() <> \(heldBackend) THEN
+                    RAISE EXCEPTION 'only the first try may write motto' USING ERRCODE = 'check_violation';
+                END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse_later_tries BEFORE INSERT OR UPDATE ON stowage.entries FOR EACH ROW EXECUTE FUNCTION stowage.refuse_later_tries()
+            """)
+
+        #expect(kill(heldBackend, SIGSTOP) == 0)
+        defer { kill(heldBackend, SIGCONT) }
+        let changes = store.changes
+        // The caller's try goes to the frozen backend and is left unanswered; the worker's, on a new connection, is refused.
+        await #expect(throws: StorageError.self) { try await store.setAndCommit("after", forKey: "motto") }
+        let report = await reports.first { $0.storeName == store.description && $0.key == "motto" && $0.message.contains("could not save") }
+        #expect(report?.message.contains("may have saved it") == true, "\(report?.message ?? "no report")")
+        #expect(report?.message.contains("not saved") == false, "\(report?.message ?? "no report")")
+
+        #expect(kill(heldBackend, SIGCONT) == 0)
+        _ = try await firstElement(of: changes) { _ in (try? store.value(forKey: "motto", as: String.self)) == "after" }
+        #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "after")
+    }
+
     /// A graceful shutdown gives the held connection back to the pool:
     /// `run()` returns at once, though the operation timeout, its bound for
     /// tasks that do not end, is ten minutes.

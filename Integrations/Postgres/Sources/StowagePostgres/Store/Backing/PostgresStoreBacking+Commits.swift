@@ -153,10 +153,10 @@ extension PostgresStoreBacking {
                 await pause(&delay)
             } catch  where latest.count > 1 {
                 // One bad key makes the database refuse the whole statement: commit key by key, so only it is refused.
-                await commitOneByOne(writes, latest: latest)
+                await commitOneByOne(writes, latest: latest, sentBefore: sentBefore)
                 return true
             } catch {
-                refuse(writes, keys: latest.keys.sorted(), error: error)
+                refuse(writes, keys: latest.keys.sorted(), error: error, sentBefore: sentBefore)
                 return true
             }
         }
@@ -174,7 +174,7 @@ extension PostgresStoreBacking {
 
     /// Commits a batch the database refused as a whole one key at a time,
     /// refusing only the keys it refuses on their own.
-    private func commitOneByOne(_ writes: [State.PendingWrite], latest: [String: State.PendingWrite]) async {
+    private func commitOneByOne(_ writes: [State.PendingWrite], latest: [String: State.PendingWrite], sentBefore: UInt64) async {
         var refused: [(key: String, error: any Error)] = []
         var committed: [String: Int64] = [:]
         for (key, write) in latest.sorted(by: { $0.key < $1.key }) {
@@ -214,7 +214,7 @@ extension PostgresStoreBacking {
             for waiter in waiters { waiter.resolve(.success(())) }
             return
         }
-        refuse(writes, keys: refused.map(\.key), error: firstRefusal.error)
+        refuse(writes, keys: refused.map(\.key), error: firstRefusal.error, sentBefore: sentBefore)
     }
 
     /// Takes committed or refused writes off the queue.
@@ -234,11 +234,19 @@ extension PostgresStoreBacking {
     /// Drops writes the database refused for good (not for want of a
     /// connection): reports them, shows the values it holds again, and
     /// fails the commits that waited for them.
-    private func refuse(_ writes: [State.PendingWrite], keys: [String], error: any Error) {
+    /// `sentBefore`: the mark of possibly sent writes before the try the
+    /// database refused; a refused write under it may have been saved by an earlier try.
+    private func refuse(_ writes: [State.PendingWrite], keys: [String], error: any Error, sentBefore: UInt64) {
+        let one = keys.count == 1
+        let triedBefore = writes.contains { keys.contains($0.key) && $0.number <= sentBefore }
+        let fate =
+            triedBefore
+            ? "The database refused \(one ? "it" : "them") this time, but an earlier try went unanswered and may have saved \(one ? "it" : "them")"
+            : "The value\(one ? " was" : "s were") not saved"
         let failure = StorageError(
-            code: .storeFailure, key: keys.count == 1 ? keys[0] : nil,
-            reason: "\(name) could not save \(keys.count == 1 ? "its value" : "keys \(keys.joined(separator: ", "))"): "
-                + "\(database.explanation(of: error)). The value\(keys.count == 1 ? " was" : "s were") not saved; reads show what the database holds.",
+            code: .storeFailure, key: one ? keys[0] : nil,
+            reason: "\(name) could not save \(one ? "its value" : "keys \(keys.joined(separator: ", "))"): "
+                + "\(database.explanation(of: error)). \(fate); reads show what the database holds.",
             underlyingError: DatabaseFailure.reportable(error))
         report(failure)
         let refusedNumbers = writes.filter { keys.contains($0.key) }.map(\.number)
