@@ -27,6 +27,43 @@ struct PostgresStoreConflictTests {
         #expect(try fresh.value(forKey: "count", as: Int.self) == nil)
     }
 
+    /// A multi-key compare-and-swap the database answered "a row moved on"
+    /// wrote nothing, even when reading the rows' new values then fails:
+    /// the caller is told so. A row-level policy here refuses (SQLSTATE
+    /// 42501) every read by key, and only those. Before, the error said
+    /// whether the swap was applied was unknown.
+    @Test func aSwapOfSeveralKeysWhoseRowMovedOnSaysNothingWasWrittenWhenTheReadAfterFails() async throws {
+        let server = try TestDatabase.startPrivate()
+        defer { try? server.control("stop") }
+        var options = PostgresStore.Options(operationTimeout: .seconds(5))
+        options.listensForChanges = false
+        options.resynchronizationInterval = nil
+        let store = try await server.openStore(namespace: TestDatabase.uniqueNamespace(), options: options)
+        try store.set(1, forKey: "count")
+        try await store.setAndCommit(1, forKey: "label")
+        // Moved on behind the store's back: it hears no notices.
+        try server.psql("UPDATE stowage.entries SET value = '2' WHERE namespace = '\(store.namespace)' AND key = 'count'")
+        try server.psql(
+            """
+            CREATE FUNCTION stowage.refuse_reads_by_key() RETURNS boolean LANGUAGE plpgsql AS $$
+            BEGIN
+                IF current_query() LIKE '%= ANY(%' THEN
+                    RAISE EXCEPTION 'reads by key are refused here' USING ERRCODE = 'insufficient_privilege';
+                END IF;
+                RETURN true;
+            END $$;
+            CREATE POLICY everything_but_reads_by_key ON stowage.entries USING (stowage.refuse_reads_by_key());
+            ALTER TABLE stowage.entries ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY
+            """)
+
+        let error = #expect(throws: StorageError.self) { try store.migrateValue(from: "count", to: "label") }
+        #expect(error?.message.contains("nothing was written") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("unknown") == false, "\(error?.message ?? "")")
+        let table = try await server.tableEntries(namespace: store.namespace)
+        #expect(table["count"] == 2)
+        #expect(table["label"] == 1)
+    }
+
     /// A one-key compare-and-swap that finds the row moved on is answered
     /// with the row as it is, so the next try starts from it without a
     /// statement of its own: under contention that read was a second round

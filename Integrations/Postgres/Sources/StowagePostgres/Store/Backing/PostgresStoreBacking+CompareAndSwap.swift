@@ -127,7 +127,12 @@ extension PostgresStoreBacking {
                 } else {
                     // Several keys: a caller reads them by its own deadline, the worker within its timeout.
                     let timeout = onCallersThread ? replacement.deadline - .now : options.operationTimeout
-                    fresh = try await withStepConnection(within: timeout, on: executor) { try await database.load(keys: keys, on: $0) }
+                    do {
+                        fresh = try await withStepConnection(within: timeout, on: executor) { try await database.load(keys: keys, on: $0) }
+                    } catch {
+                        notApplied(replacement, keys: keys, readFailure: error)
+                        return
+                    }
                 }
                 let changed = absorb(fresh, keys: keys)
                 update { $0.removeFront() }
@@ -159,5 +164,23 @@ extension PostgresStoreBacking {
             if DatabaseFailure.isTransient(error) { noteFailure(error, doing: "could not reach the database") }
             replacement.reply.resolve(.failure(failure))
         }
+    }
+
+    /// The database answered that a row had moved on, so nothing was
+    /// written, but reading the rows' new values failed: the caller hears
+    /// both, and the store reads the keys again before its next step.
+    private func notApplied(_ replacement: State.Replacement, keys: Set<String>, readFailure error: any Error) {
+        update { state in
+            state.removeFront()
+            if state.phase != .stopped { state.queue.insert(.reload(keys: keys, reply: nil), at: 0) }
+        }
+        if DatabaseFailure.isTransient(error) { noteFailure(error, doing: "could not read keys after a compare and swap") }
+        replacement.reply.resolve(
+            .failure(
+                StorageError(
+                    code: DatabaseFailure.isTransient(error) ? .timedOut : .storeFailure, key: keys.count == 1 ? keys.first : nil,
+                    reason: "\(name) could not compare and swap keys \(keys.sorted().joined(separator: ", ")): a row had changed, so nothing was "
+                        + "written, and reading the new values then failed: \(database.explanation(of: error)). The store reads them again next.",
+                    underlyingError: DatabaseFailure.reportable(error))))
     }
 }
