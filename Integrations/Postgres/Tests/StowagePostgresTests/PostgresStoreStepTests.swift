@@ -21,6 +21,22 @@ import Darwin
 struct PostgresStoreStepTests {
     static let options = PostgresStore.Options(operationTimeout: .seconds(2), initialRetryDelay: .milliseconds(20), maximumRetryDelay: .milliseconds(250))
 
+    /// The same without the held connection's keep-alive question, which on
+    /// a frozen backend would take that connection from the step a test
+    /// sends there.
+    static let optionsWithoutKeepAlive = {
+        var options = Self.options
+        options.heartbeatInterval = .seconds(600)
+        return options
+    }()
+
+    /// The server process serving `connection`.
+    private func backendProcess(of connection: PostgresConnection) async throws -> pid_t {
+        var backend: Int32?
+        for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).decode(Int32.self) { backend = pid }
+        return pid_t(try #require(backend))
+    }
+
     /// A store on a server of its own (a frozen backend may hold locks
     /// others need), running and loaded, holding its connection; the
     /// backend process of that connection, and those of all the store's
@@ -38,12 +54,10 @@ struct PostgresStoreStepTests {
             StorageError(code: .timedOut, reason: "the store held no connection for its steps")
         }
         let connection = try #require(store.backing.state.withLock { $0.heldConnection })
-        var backend: Int32?
-        for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).decode(Int32.self) { backend = pid }
         let allBackends = {
             try database.psql("SELECT pid FROM pg_stat_activity WHERE application_name = '\(name)'").split(separator: "\n").compactMap { pid_t($0) }
         }
-        return (store, pid_t(try #require(backend)), allBackends)
+        return (store, try await backendProcess(of: connection), allBackends)
     }
 
     /// A `setAndCommit` whose own statement goes unanswered (the store's
@@ -181,18 +195,13 @@ struct PostgresStoreStepTests {
         let database = try TestDatabase.startPrivate()
         defer { try? database.control("stop") }
         let reports = RecordedReports.errors
-        // No keep-alive question while the test runs: one on the frozen backend would take the held connection from the step.
-        // And a deadline no loaded machine reaches: the stopped pool, not a deadline, ends the step, and the caller waits for the stop.
-        var options = Self.options
-        options.heartbeatInterval = .seconds(600)
+        // A deadline no loaded machine reaches: the stopped pool, not a deadline, ends the step, and the caller waits for the stop.
+        var options = Self.optionsWithoutKeepAlive
         options.operationTimeout = .seconds(60)
         let store = try PostgresStore(configuration: database.configuration, namespace: TestDatabase.uniqueNamespace(), options: options)
         let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
         try await store.ready(timeout: .seconds(30))
-        let held = try await store.connectionHeldForSteps()
-        var backend: Int32?
-        for try await pid in try await held.query("SELECT pg_backend_pid()", logger: Logger(label: "test")).decode(Int32.self) { backend = pid }
-        let heldBackend = pid_t(try #require(backend))
+        let heldBackend = try await backendProcess(of: store.connectionHeldForSteps())
 
         #expect(kill(heldBackend, SIGSTOP) == 0)
         defer { kill(heldBackend, SIGCONT) }
@@ -254,10 +263,7 @@ struct PostgresStoreStepTests {
         let database = try TestDatabase.startPrivate()
         defer { try? database.control("stop") }
         let reports = RecordedReports.errors
-        // No keep-alive question on the frozen backend, which would take the held connection from the caller's try.
-        var options = Self.options
-        options.heartbeatInterval = .seconds(600)
-        let (store, heldBackend, _) = try await openStoreHoldingItsConnection(on: database, options: options)
+        let (store, heldBackend, _) = try await openStoreHoldingItsConnection(on: database, options: Self.optionsWithoutKeepAlive)
         try await store.setAndCommit("before", forKey: "motto")
         try database.psql(
             """
