@@ -41,8 +41,8 @@ enum DatabaseFailure {
     }
 
     static func isTransient(_ error: any Error) -> Bool {
-        // Refused before any statement went (a role that may not connect, SQLSTATE 42501): the
-        // statement itself was never judged, and may pass once a connection can be made.
+        // A failure before any statement went never judged the statement, whatever the server said
+        // to the connection attempt: it may pass once a connection can be made.
         if error is NotSent { return true }
         switch unwrapped(error) {
         case is NoAnswer: return true
