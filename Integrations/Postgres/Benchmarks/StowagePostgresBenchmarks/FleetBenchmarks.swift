@@ -10,7 +10,10 @@ import StowageBenchmarkSupport
 /// to a process, each observing the namespace. A server takes a change from
 /// the notice that names it, with one `SELECT` of the rows named; the
 /// statements the database ran during the run, by every role's session, come
-/// from `pg_stat_statements`.
+/// from `pg_stat_statements`. Each size runs first with the floor's servers,
+/// ``PlainFleetServer``s that only listen and send that `SELECT`, so the
+/// store's figures stand beside what the machine allows any server that
+/// reads the rows a notice names.
 struct FleetBenchmarks {
     let database: BenchmarkDatabase
     let quick: Bool
@@ -23,8 +26,10 @@ struct FleetBenchmarks {
     static let target = 0.050
 
     func run() async throws -> ResultTable {
-        // The largest fleet twice: the second time with the database's opt-in, notices carrying values.
-        let levels = quick ? [(1, false), (4, false), (4, true)] : [(1, false), (10, false), (50, false), (50, true)]
+        // Each size first with the floor's servers, then with stores; the largest once more with the
+        // database's opt-in, notices carrying values.
+        let sizes = quick ? [1, 4] : [1, 10, 50]
+        let levels: [(Int, FleetChild.Kind, Bool)] = sizes.flatMap { [($0, .plain, false), ($0, .store, false)] } + [(sizes.last ?? 1, .store, true)]
         let writes = quick ? 100 : 1_000
         let database = database
         let statementsMeasured = try await database.withClient { client in
@@ -35,33 +40,44 @@ struct FleetBenchmarks {
             title: "g. A change reaching every server of a fleet, \(Self.perSecond) changes a second",
             ratioHeading: "statements per change: all / the servers' reads", layout: .latency)
         var notes: [String] = []
-        for (level, carriesValues) in levels {
-            let outcome = try await run(servers: level, writes: writes, carriesValues: carriesValues)
+        var floors: [Int: Outcome] = [:]
+        for (level, kind, carriesValues) in levels {
+            let outcome = try await run(servers: level, kind: kind, writes: writes, carriesValues: carriesValues)
+            if kind == .plain { floors[level] = outcome }
             let perChange = outcome.statements.map { counts in
                 "\(Format.significant(Double(counts.total) / Double(writes))) / \(Format.significant(Double(counts.reads) / Double(writes)))"
             }
             table.rows.append(
                 .init(
-                    name:
-                        "\(level) server\(level == 1 ? "" : "s") in \(outcome.processes) process\(outcome.processes == 1 ? "" : "es"): from A's write to every server's observer"
+                    name: (kind == .plain ? "floor: " : "")
+                        + "\(level) \(kind == .plain ? "plain server" : "server")\(level == 1 ? "" : "s") in \(outcome.processes) process\(outcome.processes == 1 ? "" : "es")"
+                        + (kind == .plain
+                            ? " (plain PostgresClients: `LISTEN`, then the store's read of the keys named): from A's write to every server's read"
+                            : ": from A's write to every server's observer")
                         + (carriesValues ? ", notices carrying values (`stowage.notices_carry_values = on`)" : ""),
                     p50: Format.duration(outcome.toEvery.median), p90: Format.duration(outcome.toEvery.percentile(90)),
                     p99: Format.duration(outcome.toEvery.percentile(99)), ratio: perChange ?? "not measured", samples: outcome.toEvery.count,
                     maximum: Format.duration(outcome.toEvery.maximum)))
             notes.append(
-                "\(level) server\(level == 1 ? "" : "s")\(carriesValues ? ", values in notices" : ""): each delivery p50 \(Format.duration(outcome.each.median)), p99 \(Format.duration(outcome.each.percentile(99))) over \(Format.grouped(outcome.each.count)) deliveries; "
+                "\(kind == .plain ? "Floor, " : "")\(level) server\(level == 1 ? "" : "s")\(carriesValues ? ", values in notices" : ""): each delivery p50 \(Format.duration(outcome.each.median)), p99 \(Format.duration(outcome.each.percentile(99))) over \(Format.grouped(outcome.each.count)) deliveries; "
                     + "\(Format.grouped(outcome.toEvery.count)) of \(Format.grouped(writes)) writes were seen by every server (a server that read a newer value of the key first skips the older); "
                     + (outcome.statements.map {
                         "statements by kind: \($0.byKind.map { "\($0.key) \(Format.grouped($0.value))" }.sorted().joined(separator: ", "))"
-                    } ?? "statements not measured"))
+                    } ?? "statements not measured")
+                    + (kind == .store && !carriesValues
+                        ? floors[level].map {
+                            "; beside the floor's plain servers, to every server: p50 \(Format.ratio(outcome.toEvery.median, $0.toEvery.median)), p99 \(Format.ratio(outcome.toEvery.percentile(99), $0.toEvery.percentile(99)))"
+                        } ?? "" : ""))
         }
-        if let largest = levels.last?.0 {
-            let rows = table.rows.suffix(2).map { "\($0.p99)\($0.name.contains("carrying values") ? " with values in notices" : " without")" }
+        if let largest = sizes.last {
+            let rows = table.rows.suffix(3).map {
+                "\($0.p99)\($0.name.hasPrefix("floor") ? " for the floor's plain servers" : $0.name.contains("carrying values") ? " for stores with values in notices" : " for stores without")"
+            }
             notes.append(
                 "Goal: with \(largest) servers, p99 < \(Format.duration(Self.target)) from the write to every observer: \(rows.joined(separator: ", ")).")
         }
         notes.append(
-            "Latency runs from just before A's write began (the commit falls inside it) to the moment the last server's observer fired; each write counts once, when every server saw it. "
+            "Latency runs from just before A's write began (the commit falls inside it) to the moment the last server's observer fired (a floor's server: its read returned); each write counts once, when every server saw it. "
                 + (statementsMeasured
                     ? "Statements are every call `pg_stat_statements` counted between the gate's opening and the last process's end, by every session, heartbeats and the writer's included, divided by the writes; the servers' reads are the store's `SELECT … WHERE key = ANY(…)`."
                     : "Statements were not measured: the server does not load pg_stat_statements."))
@@ -76,8 +92,8 @@ struct FleetBenchmarks {
         var statements: (total: Int, reads: Int, byKind: [String: Int])?
     }
 
-    private func run(servers: Int, writes: Int, carriesValues: Bool) async throws -> Outcome {
-        let namespace = "bench-fleet-\(runIdentifier)-\(servers)\(carriesValues ? "-values" : "")"
+    private func run(servers: Int, kind: FleetChild.Kind, writes: Int, carriesValues: Bool) async throws -> Outcome {
+        let namespace = "bench-fleet-\(runIdentifier)-\(kind.rawValue)-\(servers)\(carriesValues ? "-values" : "")"
         let processes = min(servers, 5)
         var argumentLists = [
             PropagationChild.Plan(kind: .store, namespace: namespace, writes: writes, perSecond: Self.perSecond, keys: Self.keys, writer: "a", hears: nil)
@@ -86,7 +102,8 @@ struct FleetBenchmarks {
         var first = 0
         for process in 0..<processes {
             let count = servers / processes + (process < servers % processes ? 1 : 0)
-            argumentLists.append(FleetChild.arguments(namespace: namespace, servers: count, first: first, writes: writes, keys: Self.keys, writer: "a"))
+            argumentLists.append(
+                FleetChild.arguments(kind: kind, namespace: namespace, servers: count, first: first, writes: writes, keys: Self.keys, writer: "a"))
             first += count
         }
         let database = database

@@ -1,38 +1,61 @@
 import Foundation
+import StowageLocking
 import StowagePostgres
 import StowageBenchmarkSupport
 
 /// One process of the fleet group, hosting several servers of a fleet:
-/// `__fleet-child <namespace> <servers> <first server> <writes> <keys> <writer>`.
+/// `__fleet-child store|plain <namespace> <servers> <first server> <writes> <keys> <writer>`.
 ///
 /// Each server is a store of its own, with its own pool and its own
 /// listening connection (a distinct `application_name` keeps stores from
-/// sharing a listener), observing the namespace as a server would. Once
-/// every store receives changes it says "ready" and waits at the gate; at
-/// the end, one `heard <server> <id> <monotonic ns>` line per id each
+/// sharing a listener), observing the namespace as a server would; or, for
+/// the floor (`plain`), a ``PlainFleetServer`` on a plain client of its own.
+/// Once every server receives changes it says "ready" and waits at the gate;
+/// at the end, one `heard <server> <id> <monotonic ns>` line per id each
 /// server's observer took.
 enum FleetChild {
     static let subcommand = "__fleet-child"
 
-    static func arguments(namespace: String, servers: Int, first: Int, writes: Int, keys: Int, writer: String) -> [String] {
-        [subcommand, namespace, String(servers), String(first), String(writes), String(keys), writer]
+    /// Which servers the child hosts.
+    enum Kind: String, Sendable {
+        case store, plain
+    }
+
+    static func arguments(kind: Kind, namespace: String, servers: Int, first: Int, writes: Int, keys: Int, writer: String) -> [String] {
+        [subcommand, kind.rawValue, namespace, String(servers), String(first), String(writes), String(keys), writer]
     }
 
     static func run(_ arguments: [String]) async throws {
-        guard arguments.count == 6, let servers = Int(arguments[1]), let first = Int(arguments[2]), let writes = Int(arguments[3]),
-            let keys = Int(arguments[4]), keys > 0
+        guard arguments.count == 7, let kind = Kind(rawValue: arguments[0]), let count = Int(arguments[2]), let first = Int(arguments[3]),
+            let writes = Int(arguments[4]), let keys = Int(arguments[5]), keys > 0
         else {
-            throw BenchmarkFailure("usage: \(subcommand) <namespace> <servers> <first server> <writes> <keys> <writer>")
+            throw BenchmarkFailure("usage: \(subcommand) store|plain <namespace> <servers> <first server> <writes> <keys> <writer>")
         }
-        let (namespace, writer) = (arguments[0], arguments[5])
+        let (namespace, writer) = (arguments[1], arguments[6])
         let plan = PropagationChild.Plan(
             kind: .store, namespace: namespace, writes: writes, perSecond: FleetBenchmarks.perSecond, keys: keys, writer: nil, hears: writer)
         let database = try BenchmarkDatabase.fromEnvironment()
+        let servers = first..<(first + count)
+        let lines =
+            switch kind {
+            case .store: try await runStores(servers, plan: plan, database: database)
+            case .plain: try await runPlainServers(servers, plan: plan, database: database)
+            }
+        ParentChannel.say((["done"] + lines).joined(separator: "\n"))
+    }
+
+    /// The configuration of server `server`: its own `application_name`, so it shares no listener.
+    private static func configuration(of server: Int, in database: BenchmarkDatabase) -> PostgresClient.Configuration {
+        var configuration = database.configuration
+        configuration.options.additionalStartupParameters = [("application_name", "\(FleetBenchmarks.applicationName)-\(server)")]
+        return configuration
+    }
+
+    private static func runStores(_ servers: Range<Int>, plan: PropagationChild.Plan, database: BenchmarkDatabase) async throws -> [String] {
+        let (namespace, writer, keys) = (plan.namespace, plan.hears ?? "", plan.keys)
         var stores: [(server: Int, store: PostgresStore, log: HearingLog, token: ObservationToken)] = []
-        for server in first..<(first + servers) {
-            var configuration = database.configuration
-            configuration.options.additionalStartupParameters = [("application_name", "\(FleetBenchmarks.applicationName)-\(server)")]
-            let store = try await BenchmarkDatabase(configuration: configuration).openStore(namespace: namespace)
+        for server in servers {
+            let store = try await BenchmarkDatabase(configuration: configuration(of: server, in: database)).openStore(namespace: namespace)
             let log = HearingLog(.ids(plan.lastIDs(of: writer)))
             let token = log.hear(Set((0..<keys).map { plan.key(of: writer, $0) }), on: store)
             stores.append((server, store, log, token))
@@ -47,6 +70,40 @@ enum FleetChild {
             lines += log.reportLines.map { $0.replacingOccurrences(of: "heard ", with: "heard \(server) ") }
         }
         withExtendedLifetime(stores.map(\.token)) {}
-        ParentChannel.say((["done"] + lines).joined(separator: "\n"))
+        return lines
+    }
+
+    private static func runPlainServers(_ servers: Range<Int>, plan: PropagationChild.Plan, database: BenchmarkDatabase) async throws -> [String] {
+        let writer = plan.hears ?? ""
+        let hosted = servers.map { server in
+            (
+                server,
+                PlainFleetServer(
+                    configuration: configuration(of: server, in: database), namespace: plan.namespace, log: HearingLog(.ids(plan.lastIDs(of: writer))))
+            )
+        }
+        let (listening, listens) = AsyncStream.makeStream(of: Int.self)
+        let listeningCount = Locked(0)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            for (_, server) in hosted {
+                group.addTask {
+                    try await server.run {
+                        listens.yield(
+                            listeningCount.withLock {
+                                $0 += 1; return $0
+                            })
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            _ = try await firstElement(of: listening, within: .seconds(60), waitingFor: "every plain server to listen") { $0 == hosted.count }
+            try await ParentChannel.waitAtGateOffThePool()
+            var lines: [String] = []
+            for (server, plain) in hosted {
+                try await plain.log.waitUntilComplete(within: plan.hearingTimeout, waitingFor: "the last write of every key to reach server \(server)")
+                lines += plain.log.reportLines.map { $0.replacingOccurrences(of: "heard ", with: "heard \(server) ") }
+            }
+            return lines
+        }
     }
 }
