@@ -291,6 +291,44 @@ struct PostgresStoreStepTests {
         #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == "after")
     }
 
+    /// A write the server answered with a rollback (a serialization failure
+    /// here) committed nothing: a stop while it waits to be tried again says
+    /// it was not saved, not that a statement for it went unanswered.
+    @Test func aStopAfterTheServerRolledAWriteBackSaysItWasNotSaved() async throws {
+        let database = try TestDatabase.startPrivate()
+        defer { try? database.control("stop") }
+        let (reports, events) = (RecordedReports.errors, RecordedReports.events)
+        // The try after the failure waits half a minute: the stop comes while no statement is out.
+        var options = Self.optionsWithoutKeepAlive
+        options.initialRetryDelay = .seconds(30)
+        options.maximumRetryDelay = .seconds(30)
+        let store = try PostgresStore(configuration: database.configuration, namespace: TestDatabase.uniqueNamespace(), options: options)
+        let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
+        try await store.ready(timeout: .seconds(30))
+        try database.psql(
+            """
+            CREATE FUNCTION stowage.roll_motto_back() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.key = 'motto' THEN
+                    RAISE EXCEPTION 'motto may not be written now' USING ERRCODE = 'serialization_failure';
+                END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER roll_motto_back BEFORE INSERT OR UPDATE ON stowage.entries FOR EACH ROW EXECUTE FUNCTION stowage.roll_motto_back()
+            """)
+
+        try store.set("after", forKey: "motto")
+        let failure = await events.first { $0.storeName == store.description && $0.message.contains("could not commit") }
+        #expect(failure?.message.contains("SQLSTATE 40001") == true, "\(failure?.message ?? "no event")")
+        run.cancel()
+        try await run.value
+
+        let report = await reports.first { $0.storeName == store.description && $0.key == "motto" }
+        #expect(report?.message.contains("not saved by this store") == true, "\(report?.message ?? "no report")")
+        #expect(report?.message.contains("may have been committed") == false, "\(report?.message ?? "no report")")
+        #expect(try await database.tableEntries(namespace: store.namespace)["motto"] == nil)
+    }
+
     /// A graceful shutdown gives the held connection back to the pool:
     /// `run()` returns at once, though the operation timeout, its bound for
     /// tasks that do not end, is ten minutes.

@@ -25,6 +25,18 @@ enum DatabaseFailure {
         !(error is NotSent)
     }
 
+    /// Whether the one statement that failed with `error` may have
+    /// committed: not if it was never sent, nor if the server answered that
+    /// it rolled the transaction back (SQLSTATE class 40: a serialization
+    /// failure, a deadlock; 40003 excepted, "completion unknown") or that it
+    /// may not write (25006, a read-only server). Any other answer may
+    /// have come after the store's procedures had committed.
+    static func mayHaveCommitted(_ error: any Error) -> Bool {
+        guard mayHaveBeenSent(error) else { return false }
+        guard let error = unwrapped(error) as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return true }
+        return !((state.hasPrefix("40") && state != "40003") || state == "25006")
+    }
+
     /// The SQLSTATE classes that no later try gets past: data exceptions
     /// (22), integrity constraints (23), syntax errors and access rules such
     /// as a missing permission (42), program limits such as a key too long

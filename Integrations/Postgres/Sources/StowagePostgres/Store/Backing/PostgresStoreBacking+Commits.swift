@@ -122,8 +122,12 @@ extension PostgresStoreBacking {
                 do {
                     revisions = try await withStepConnection(within: timeout, on: executor) { try await database.write(batch, on: $0) }
                 } catch {
-                    // A statement never sent can not have been committed: it takes its mark back.
-                    if !DatabaseFailure.mayHaveBeenSent(error) { update { $0.possiblySentThrough = sentBefore } }
+                    // A statement never sent, or rolled back by the server's own word, committed
+                    // nothing: it takes its mark back. Writes of several authors go in one
+                    // statement each, and an earlier one may have committed before a later failed.
+                    if !DatabaseFailure.mayHaveCommitted(error), Set(batch.map(\.author)).count == 1 {
+                        update { $0.possiblySentThrough = sentBefore }
+                    }
                     throw error
                 }
                 let (waiters, failedAttempts) = update { state in
