@@ -37,6 +37,22 @@ struct PostgresStoreStepTests {
         return pid_t(try #require(backend))
     }
 
+    /// Makes the database refuse every write of `key` for which `condition`
+    /// (an SQL expression) holds, with the error of PL/pgSQL's `conditionName`.
+    private func refuseWrites(of key: String, where condition: String = "true", with conditionName: String, on database: TestDatabase) throws {
+        try database.psql(
+            """
+            CREATE FUNCTION stowage.refuse_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.key = '\(key)' AND (\(condition)) THEN
+                    RAISE EXCEPTION 'this test refuses writes of \(key)' USING ERRCODE = '\(conditionName)';
+                END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse_writes BEFORE INSERT OR UPDATE ON stowage.entries FOR EACH ROW EXECUTE FUNCTION stowage.refuse_writes()
+            """)
+    }
+
     /// A store on a server of its own (a frozen backend may hold locks
     /// others need), running and loaded, holding its connection; the
     /// backend process of that connection, and those of all the store's
@@ -265,17 +281,8 @@ struct PostgresStoreStepTests {
         let reports = RecordedReports.errors
         let (store, heldBackend, _) = try await openStoreHoldingItsConnection(on: database, options: Self.optionsWithoutKeepAlive)
         try await store.setAndCommit("before", forKey: "motto")
-        try database.psql(
-            """
-            CREATE FUNCTION stowage.refuse_later_tries() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF NEW.key = 'motto' AND pg_backend_pid() <> \(heldBackend) THEN
-                    RAISE EXCEPTION 'only the first try may write motto' USING ERRCODE = 'check_violation';
-                END IF;
-                RETURN NEW;
-            END $$;
-            CREATE TRIGGER refuse_later_tries BEFORE INSERT OR UPDATE ON stowage.entries FOR EACH ROW EXECUTE FUNCTION stowage.refuse_later_tries()
-            """)
+        // Only the first try, on the held connection, may write it.
+        try refuseWrites(of: "motto", where: "pg_backend_pid() <> \(heldBackend)", with: "check_violation", on: database)
 
         #expect(kill(heldBackend, SIGSTOP) == 0)
         defer { kill(heldBackend, SIGCONT) }
@@ -305,17 +312,7 @@ struct PostgresStoreStepTests {
         let store = try PostgresStore(configuration: database.configuration, namespace: TestDatabase.uniqueNamespace(), options: options)
         let run = Task(executorPreference: StoreExecutor.shared) { try await store.run() }
         try await store.ready(timeout: .seconds(30))
-        try database.psql(
-            """
-            CREATE FUNCTION stowage.roll_motto_back() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF NEW.key = 'motto' THEN
-                    RAISE EXCEPTION 'motto may not be written now' USING ERRCODE = 'serialization_failure';
-                END IF;
-                RETURN NEW;
-            END $$;
-            CREATE TRIGGER roll_motto_back BEFORE INSERT OR UPDATE ON stowage.entries FOR EACH ROW EXECUTE FUNCTION stowage.roll_motto_back()
-            """)
+        try refuseWrites(of: "motto", with: "serialization_failure", on: database)
 
         try store.set("after", forKey: "motto")
         let failure = await events.first { $0.storeName == store.description && $0.message.contains("could not commit") }
