@@ -13,7 +13,8 @@ import StowageBenchmarkSupport
 /// from `pg_stat_statements`. Each size runs first with the floor's servers,
 /// ``PlainFleetServer``s that only listen and send that `SELECT`, so the
 /// store's figures stand beside what the machine allows any server that
-/// reads the rows a notice names.
+/// reads the rows a notice names. Each process also reports the processor time it
+/// used while the writes reached it, per change and server in the notes.
 struct FleetBenchmarks {
     let database: BenchmarkDatabase
     let quick: Bool
@@ -58,8 +59,14 @@ struct FleetBenchmarks {
                     p50: Format.duration(outcome.toEvery.median), p90: Format.duration(outcome.toEvery.percentile(90)),
                     p99: Format.duration(outcome.toEvery.percentile(99)), ratio: perChange ?? "not measured", samples: outcome.toEvery.count,
                     maximum: Format.duration(outcome.toEvery.maximum)))
+            let processorTime = outcome.processorTimePerDelivery(writes: writes, servers: level)
             notes.append(
                 "\(kind == .plain ? "Floor, " : "")\(level) server\(level == 1 ? "" : "s")\(carriesValues ? ", values in notices" : ""): each delivery p50 \(Format.duration(outcome.each.median)), p99 \(Format.duration(outcome.each.percentile(99))) over \(Format.grouped(outcome.each.count)) deliveries; "
+                    + "the servers' processes used \(Format.duration(processorTime)) of processor time per change and server"
+                    + (kind == .store && !carriesValues
+                        ? floors[level].map { " (\(Format.ratio(processorTime, $0.processorTimePerDelivery(writes: writes, servers: level))) the floor's)" }
+                            ?? "" : "")
+                    + "; "
                     + "\(Format.grouped(outcome.toEvery.count)) of \(Format.grouped(writes)) writes were seen by every server (a server that read a newer value of the key first skips the older); "
                     + (outcome.statements.map {
                         "statements by kind: \($0.byKind.map { "\($0.key) \(Format.grouped($0.value))" }.sorted().joined(separator: ", "))"
@@ -90,6 +97,11 @@ struct FleetBenchmarks {
         var toEvery = Samples()
         var processes = 0
         var statements: (total: Int, reads: Int, byKind: [String: Int])?
+        /// The servers' processes' processor time, from the gate's opening until each had heard every write, in seconds.
+        var serversProcessorTime = 0.0
+
+        /// The servers' processor time per change and server, in seconds.
+        func processorTimePerDelivery(writes: Int, servers: Int) -> Double { serversProcessorTime / Double(writes * servers) }
     }
 
     private func run(servers: Int, kind: FleetChild.Kind, writes: Int, carriesValues: Bool) async throws -> Outcome {
@@ -135,7 +147,9 @@ struct FleetBenchmarks {
             guard output.hasPrefix("done") else { throw BenchmarkFailure("a child of the fleet group did not say done: \(output.prefix(200))") }
             for line in output.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
-                if fields.count == 4, fields[0] == "wrote", let start = UInt64(fields[2]) {
+                if fields.count == 2, fields[0] == "cpu", let nanoseconds = UInt64(fields[1]) {
+                    outcome.serversProcessorTime += Double(nanoseconds) / 1e9
+                } else if fields.count == 4, fields[0] == "wrote", let start = UInt64(fields[2]) {
                     starts[String(fields[1])] = start
                 } else if fields.count == 4, fields[0] == "heard", let at = UInt64(fields[3]) {
                     heard[String(fields[2]), default: []].append(at)

@@ -12,7 +12,8 @@ import StowageBenchmarkSupport
 /// the floor (`plain`), a ``PlainFleetServer`` on a plain client of its own.
 /// Once every server receives changes it says "ready" and waits at the gate;
 /// at the end, one `heard <server> <id> <monotonic ns>` line per id each
-/// server's observer took.
+/// server's observer took, and `cpu <ns>`: the processor time the process
+/// used from the gate's opening until every server had heard the last write.
 enum FleetChild {
     static let subcommand = "__fleet-child"
 
@@ -64,9 +65,12 @@ enum FleetChild {
             _ = try await firstElement(of: store.statusUpdates(), within: .seconds(60), waitingFor: "every store to receive changes") { $0.receivesChanges }
         }
         try await ParentChannel.waitAtGateOffThePool()
-        var lines: [String] = []
+        let processorTimeAtGate = ProcessorTime.nanoseconds()
         for (server, _, log, _) in stores {
             try await log.waitUntilComplete(within: plan.hearingTimeout, waitingFor: "the last write of every key to reach server \(server)")
+        }
+        var lines = ["cpu \(ProcessorTime.nanoseconds() - processorTimeAtGate)"]
+        for (server, _, log, _) in stores {
             lines += log.reportLines.map { $0.replacingOccurrences(of: "heard ", with: "heard \(server) ") }
         }
         withExtendedLifetime(stores.map(\.token)) {}
@@ -98,9 +102,12 @@ enum FleetChild {
             defer { group.cancelAll() }
             _ = try await firstElement(of: listening, within: .seconds(60), waitingFor: "every plain server to listen") { $0 == hosted.count }
             try await ParentChannel.waitAtGateOffThePool()
-            var lines: [String] = []
+            let processorTimeAtGate = ProcessorTime.nanoseconds()
             for (server, plain) in hosted {
                 try await plain.log.waitUntilComplete(within: plan.hearingTimeout, waitingFor: "the last write of every key to reach server \(server)")
+            }
+            var lines = ["cpu \(ProcessorTime.nanoseconds() - processorTimeAtGate)"]
+            for (server, plain) in hosted {
                 lines += plain.log.reportLines.map { $0.replacingOccurrences(of: "heard ", with: "heard \(server) ") }
             }
             return lines
