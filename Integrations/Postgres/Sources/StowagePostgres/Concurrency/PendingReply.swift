@@ -1,4 +1,5 @@
 import Stowage
+import StowageLocking
 
 /// The answer to one request the store's worker serves, given once: by the
 /// worker, or by the caller's deadline. A request the worker has not started
@@ -27,16 +28,19 @@ extension SharedOutcome where Failure == StorageError {
     func value(
         by deadline: ContinuousClock.Instant, gate: StatementGate? = nil, orElse timeoutError: @escaping @Sendable (_ mayHaveBeenSent: Bool) -> StorageError
     ) async throws(StorageError) -> Value {
-        let timer = Task(executorPreference: StoreExecutor.shared) { [self] in
-            try? await Task.sleep(until: deadline)
-            guard !Task.isCancelled else { return }
+        let lateAnswer = Locked<Deadlines.Entry?>(nil)
+        let timer = Deadlines.shared.schedule(in: deadline - .now) { [self] in
             let neverSent =
                 if !isStarted { true } else if let gate { gate.closeAtDeadline() == nil } else { false }
             if neverSent { return _ = resolve(.failure(timeoutError(false))) }
-            try? await Task.sleep(until: deadline + Self.lateAnswerGrace)
-            if !Task.isCancelled { _ = resolve(.failure(timeoutError(true))) }
+            let late = Deadlines.shared.schedule(in: Self.lateAnswerGrace) { _ = self.resolve(.failure(timeoutError(true))) }
+            // Set after the caller had its answer (and cancelled the rest), it finds the outcome given and does nothing.
+            lateAnswer.withLock { $0 = late }
         }
-        defer { timer.cancel() }
+        defer {
+            timer.cancel()
+            lateAnswer.withLock { $0?.cancel() }
+        }
         return try await value()
     }
 }

@@ -52,8 +52,8 @@ struct PostgresDatabase: Sendable {
     /// when its caller's deadline may close it first.
     ///
     /// `body` runs on `executor`: the store's own for its worker, or
-    /// ``ImmediateExecutor`` for a caller's own step. The deadline is a timer
-    /// on SwiftNIO's event loops, not a task of its own.
+    /// ``ImmediateExecutor`` for a caller's own step. The deadline is an
+    /// entry of ``Deadlines``, not a task or a timer of its own.
     func withConnection<Value: Sendable>(
         within timeout: Duration, gate: StatementGate = StatementGate(), on executor: any TaskExecutor = StoreExecutor.shared,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
@@ -72,7 +72,7 @@ struct PostgresDatabase: Sendable {
                 outcome.resolve(.failure(gate.wasLeased ? error : DatabaseFailure.NotSent(cause: error)))
             }
         }
-        let deadline = PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(saturating: timeout)) {
+        let deadline = Deadlines.shared.schedule(in: timeout) {
             let leased = gate.closeAtDeadline()
             let noAnswer = DatabaseFailure.NoAnswer(timeout: timeout)
             guard outcome.resolve(.failure(leased == nil ? DatabaseFailure.NotSent(cause: noAnswer) : noAnswer)) else { return }

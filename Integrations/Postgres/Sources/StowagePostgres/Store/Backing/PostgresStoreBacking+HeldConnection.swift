@@ -24,7 +24,7 @@ import StowageLocking
 extension PostgresStoreBacking {
     /// Runs a step's `body` on the held connection, or on one of the pool's
     /// when none is free, ending it at `timeout` either way: on the held
-    /// connection a timer on its event loop closes it (the holder then takes
+    /// connection its deadline (an entry of ``Deadlines``) closes it (the holder then takes
     /// another), as ``PostgresDatabase/withConnection(within:gate:on:_:)``
     /// does for the pool's. `executor` runs `body` when it goes to the pool;
     /// on the held connection, on `executor` too, in a task that races the deadline.
@@ -69,7 +69,7 @@ extension PostgresStoreBacking {
         let work = Task(executorPreference: executor) {
             do { outcome.resolve(.success(try await body(held))) } catch { outcome.resolve(.failure(error)) }
         }
-        let timer = held.eventLoop.scheduleTask(in: TimeAmount(saturating: timeout)) {
+        let timer = Deadlines.shared.schedule(in: timeout) {
             // Closed first, so the next step does not take a connection about to close.
             let closed: EventLoopFuture<Void> = held.close()
             guard outcome.resolve(.failure(DatabaseFailure.NoAnswer(timeout: timeout))) else { return }
