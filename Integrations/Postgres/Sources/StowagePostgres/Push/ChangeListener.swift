@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import PostgresNIO
 import Stowage
@@ -61,9 +60,11 @@ final class ChangeListener: Sendable {
     private let settings: Settings
     private let logger: Logger
     private let state = Locked(State())
-    /// Every word to the subscribers goes out from here, in order, so a
-    /// store never hears "listening" after the "lost" that followed it.
-    private let events = DispatchQueue(label: "Stowage PostgreSQL listener events")
+    /// Every word to the subscribers goes out through here, in order, so a
+    /// store never hears "listening" after the "lost" that followed it. The
+    /// words are short and never block; a notice reaches the stores on the
+    /// listening task's own thread, with no thread woken for it.
+    private let words = OrderedDelivery()
 
     private init(identity: String, configuration: PostgresClient.Configuration, channel: String, settings: Settings) {
         var configuration = configuration
@@ -126,7 +127,7 @@ final class ChangeListener: Sendable {
             return (listener, id)
         }
         // A listener already listening tells the new store so, in its turn among the other words.
-        listener.events.async {
+        listener.words.deliver {
             if listener.state.withLock({ $0.isListening && $0.subscribers[id] != nil }) { subscriber.listening() }
         }
         return Subscription(listener: listener, id: id)
@@ -234,9 +235,9 @@ final class ChangeListener: Sendable {
         broadcast { $0.notice(notice) }
     }
 
-    /// Tells every subscriber, from the events queue.
+    /// Tells every subscriber, in its turn among the words.
     private func broadcast(_ body: @escaping @Sendable (Subscriber) -> Void) {
-        events.async { [state] in
+        words.deliver { [state] in
             for subscriber in state.withLock({ Array($0.subscribers.values) }) { body(subscriber) }
         }
     }
