@@ -26,8 +26,13 @@ final class PostgresStoreBacking: Sendable {
     /// Each `yield` asks the worker to look at the queue and the state again.
     let wakeups: AsyncStream<Void>
     let wake: AsyncStream<Void>.Continuation
-    /// Reports and announcements run here, never on the executor, so an observer may call the store's blocking API.
-    let announcements = DispatchQueue(label: "Stowage PostgreSQL announcements")
+    /// Reports and announcements of every store of the process run here, in
+    /// order, never on the executor, so an observer may call the store's
+    /// blocking API. One queue, not one per store: when a change reaches a
+    /// process's stores together, their observers run in one wake-up of one
+    /// thread, not one each. An observer that takes long delays the others'.
+    var announcements: DispatchQueue { Self.announcements }
+    private static let announcements = DispatchQueue(label: "Stowage PostgreSQL announcements")
     /// Status changes reach their watchers from here, in the order they happened.
     let statusDelivery = DispatchQueue(label: "Stowage PostgreSQL status")
     /// Resolved by the listener's first word, so the first load comes after `LISTEN` where it can.
