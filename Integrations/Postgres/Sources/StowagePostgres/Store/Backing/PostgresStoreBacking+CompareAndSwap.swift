@@ -92,13 +92,14 @@ extension PostgresStoreBacking {
         }
         let keys = Set(plan.map(\.key))
         // Its own notices come back before its answer: they wait for the answer, as for queued writes.
+        // Keys they leave to read are the worker's: it looks for them after each step of its own,
+        // and a caller's step wakes it when it ends with something to do (`endCallersStep`).
         update { $0.keysBeingReplaced.formUnion(keys) }
         defer {
             update { state in
                 state.keysBeingReplaced.subtract(keys)
                 state.settleNotices(forKeys: keys)
             }
-            wake.yield()
         }
         do {
             let database = database
