@@ -3,9 +3,16 @@ import NIOPosix
 import Stowage
 import StowageLocking
 
-/// Runs `operation` on the stores' executor and blocks the calling thread
-/// until it finishes: the bridge from a synchronous requirement (`modify`'s
-/// compare-and-swap, `flush()`) to the network.
+/// Runs `operation` and blocks the calling thread until it finishes: the
+/// bridge from a synchronous requirement (`modify`'s compare-and-swap,
+/// `flush()`) to the network.
+///
+/// The operation starts on the calling thread and goes on where its answer
+/// comes (``ImmediateExecutor``): it only queues a request, or takes the
+/// step itself, and waits for the reply. Started on the stores' executor
+/// instead, a caller's own `modify` woke that thread to start and again to
+/// end: two hand-overs the same compare-and-swap awaited from async code
+/// does not pay.
 ///
 /// It refuses, with an error that names the async form to use, where
 /// blocking could wait forever: on a SwiftNIO event loop thread, which the
@@ -22,7 +29,7 @@ func waitSynchronously<Value: Sendable>(
     }
     let outcome = Locked<Result<Value, StorageError>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    Task(executorPreference: StoreExecutor.shared) {
+    ImmediateExecutor.shared.start {
         let result: Result<Value, StorageError>
         do throws(StorageError) { result = .success(try await operation()) } catch { result = .failure(error) }
         outcome.withLock { $0 = result }

@@ -12,7 +12,9 @@ import PostgresNIO
 /// threads. A later job is deferred to the end of the loop's current event,
 /// never run inside it: run inside postgres-nio's delivery of an answer, it
 /// would read the next rows before the connection had finished with the
-/// last. A job handed over by any other thread goes to an event loop too.
+/// last. A job handed over by the stores' executor (the worker answered
+/// the request) runs there, after the job at hand, and one handed over by
+/// any other thread goes to an event loop.
 /// Only short work that never blocks runs here: a step takes the store's
 /// lock and sends statements, nothing more.
 final class ImmediateExecutor: TaskExecutor {
@@ -38,7 +40,12 @@ final class ImmediateExecutor: TaskExecutor {
             job.runSynchronously(on: asUnownedTaskExecutor())
             return
         }
-        let eventLoop = MultiThreadedEventLoopGroup.currentEventLoop ?? PostgresClient.defaultEventLoopGroup.any()
-        eventLoop.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        if let eventLoop = MultiThreadedEventLoopGroup.currentEventLoop {
+            eventLoop.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        } else if StoreExecutor.shared.isCurrentThread {
+            StoreExecutor.shared.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        } else {
+            PostgresClient.defaultEventLoopGroup.any().execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
     }
 }

@@ -21,9 +21,16 @@ import StowageLocking
 final class StoreExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = StoreExecutor()
 
+    /// What the thread runs: a job of a task that prefers this executor, or
+    /// a call handed over by ``ImmediateExecutor`` (a job of its own).
+    private enum Work {
+        case job(UnownedJob)
+        case call(@Sendable () -> Void)
+    }
+
     /// Guards `jobs`; the thread sleeps on it while there are none.
     private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
+    private var jobs: [Work] = []
     /// The executor's thread, set once it runs; read to refuse blocking calls made on it.
     private let threadIdentifier = Locked<UInt64>(0)
 
@@ -34,9 +41,17 @@ final class StoreExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        append(.job(UnownedJob(job)))
+    }
+
+    /// Runs `call` on the thread, after the work queued before it.
+    func execute(_ call: @escaping @Sendable () -> Void) {
+        append(.call(call))
+    }
+
+    private func append(_ work: Work) {
         condition.lock()
-        jobs.append(job)
+        jobs.append(work)
         condition.signal()
         condition.unlock()
     }
@@ -54,7 +69,12 @@ final class StoreExecutor: TaskExecutor, @unchecked Sendable {
             let batch = jobs
             jobs.removeAll(keepingCapacity: true)
             condition.unlock()
-            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            for work in batch {
+                switch work {
+                case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+                case .call(let call): call()
+                }
+            }
         }
     }
 }
