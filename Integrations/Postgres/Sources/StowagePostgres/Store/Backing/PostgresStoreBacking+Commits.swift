@@ -245,7 +245,7 @@ extension PostgresStoreBacking {
         let triedBefore = writes.contains { keys.contains($0.key) && $0.number <= sentBefore }
         let fate =
             triedBefore
-            ? "The database refused \(one ? "it" : "them") this time, but an earlier try went unanswered and may have saved \(one ? "it" : "them")"
+            ? "The database refused \(one ? "it" : "them") this time, but an earlier try was sent, was never confirmed and may have saved \(one ? "it" : "them")"
             : "The value\(one ? " was" : "s were") not saved"
         let failure = StorageError(
             code: .storeFailure, key: one ? keys[0] : nil,

@@ -259,15 +259,17 @@ extension PostgresStoreBacking {
     }
 
     /// What became of writes the database did not confirm: not saved,
-    /// unless a statement for their key went out unanswered, when a value
-    /// written for it (that one, or an earlier one) may have been committed.
+    /// unless a statement for their key went out and its commit was never
+    /// confirmed (no answer came, or an error that does not prove a rollback,
+    /// such as a statement timeout), when a value written for it (that one,
+    /// or an earlier one) may have been committed.
     private static func fate(of writes: [State.PendingWrite], possiblySentThrough: UInt64) -> String {
         let keys = keys(of: writes)
         let sent = Set(writes.filter { $0.number <= possiblySentThrough }.map(\.key))
         guard !sent.isEmpty else { return "\(writes.count == 1 ? "it was" : "they were") not saved by this store." }
         let sentKeys = keys.filter(sent.contains)
         let one = sentKeys.count == 1
-        return "a statement for \(list(sentKeys)) was sent and went unanswered, so a value written for \(one ? "it" : "them") may have been committed "
+        return "a statement for \(list(sentKeys)) was sent and its commit was never confirmed, so a value written for \(one ? "it" : "them") may have been committed "
             + "(read \(one ? "it" : "them") again to know)"
             + (sentKeys.count == keys.count ? "." : "; the others were not saved by this store.")
     }
