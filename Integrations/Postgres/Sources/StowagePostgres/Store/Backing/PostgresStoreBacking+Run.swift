@@ -269,7 +269,8 @@ extension PostgresStoreBacking {
         guard !sent.isEmpty else { return "\(writes.count == 1 ? "it was" : "they were") not saved by this store." }
         let sentKeys = keys.filter(sent.contains)
         let one = sentKeys.count == 1
-        return "a statement for \(list(sentKeys)) was sent and its commit was never confirmed, so a value written for \(one ? "it" : "them") may have been committed "
+        return "a statement for \(list(sentKeys)) was sent and its commit was never confirmed, "
+            + "so a value written for \(one ? "it" : "them") may have been committed "
             + "(read \(one ? "it" : "them") again to know)"
             + (sentKeys.count == keys.count ? "." : "; the others were not saved by this store.")
     }
